@@ -1,0 +1,263 @@
+//! Target-side saturation curves: how close does a label distribution built from N annotators get
+//! to the full (or a held-out) human distribution, as N grows?
+//!
+//! For each N in a grid and each of R seeded repeats, every item's votes are subsampled to N
+//! (without replacement) giving p_N, and four metrics are averaged over items:
+//! - `jsd`: Jensen–Shannon distance between p_N and p_ref;
+//! - `entropy_corr`: Pearson over items of H(p_N) vs H(p_ref) (undefined at N = 1);
+//! - `kl`: KL(p_ref ‖ p̃_N), p̃_N add-α smoothed (α = 1/K by default);
+//! - `majority_agreement`: tie credit that p_N's majority is p_ref's (see [`crate::metrics::calibration`]).
+//!
+//! Each metric gets a mean and a 95% interval (2.5th–97.5th percentile over repeats), and
+//! [`Curves::saturation`] finds the smallest N that captures x% of the N=1 → N=max improvement.
+//!
+//! **Items with fewer than N votes** are left out at that N (never padded or reused): the curve at N
+//! describes the items that can have N annotators, and [`Curves::items`] reports how many did.
+//!
+//! Speed (see `engine`): one partial shuffle per item and repeat gives every N as a prefix, the
+//! metric sums are updated incrementally, and all logs are integer table look-ups.
+
+mod engine;
+mod saturation;
+
+pub use saturation::Saturation;
+
+use crate::sample::split_heldout;
+use crate::votes::VoteTable;
+use serde::{Deserialize, Serialize};
+
+/// The four target-side metrics, in output order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    Jsd,
+    EntropyCorr,
+    Kl,
+    MajorityAgreement,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 4] = [
+        Metric::Jsd,
+        Metric::EntropyCorr,
+        Metric::Kl,
+        Metric::MajorityAgreement,
+    ];
+
+    /// The name used in the CLI, CSV/JSON output and the app.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Jsd => "jsd",
+            Metric::EntropyCorr => "entropy_corr",
+            Metric::Kl => "kl",
+            Metric::MajorityAgreement => "majority_agreement",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    /// Whether smaller values are better (distances) or larger (agreement, correlation).
+    pub fn lower_is_better(self) -> bool {
+        matches!(self, Metric::Jsd | Metric::Kl)
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What p_N is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Reference {
+    /// All of the item's votes (p_full); subsampling draws from the same votes.
+    Full,
+    /// Disjoint annotators: a seeded `fraction` of each item's votes (set B) is the reference and
+    /// p_N is drawn from the rest (set A), so evaluation is not circular.
+    HeldOut { fraction: f64 },
+}
+
+/// Settings of one curve computation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CurveConfig {
+    /// N values; empty means 1..=max votes. Sorted and de-duplicated before use; values above the
+    /// largest number of votes an item has to draw from are dropped (callers compare with
+    /// [`Curves::grid`] to tell the user).
+    pub grid: Vec<u32>,
+    pub repeats: u32,
+    pub seed: u64,
+    /// Add-α smoothing for `kl`; `None` means 1/K.
+    pub alpha: Option<f64>,
+    pub reference: Reference,
+}
+
+impl Default for CurveConfig {
+    fn default() -> Self {
+        CurveConfig {
+            grid: Vec::new(),
+            repeats: 50,
+            seed: 42,
+            alpha: None,
+            reference: Reference::Full,
+        }
+    }
+}
+
+/// Why a configuration cannot be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CurveError {
+    #[error("repeats must be at least 1")]
+    NoRepeats,
+    #[error("alpha must be a positive finite number (got {0}); it keeps KL finite when N votes miss a class")]
+    BadAlpha(f64),
+    #[error("the held-out fraction must be strictly between 0 and 1 (got {0})")]
+    BadFraction(f64),
+    #[error("N must be at least 1")]
+    ZeroN,
+    #[error("no item has enough votes for any requested N (largest vote count {max_votes})")]
+    NothingToCompute { max_votes: u32 },
+}
+
+/// One metric at one N: mean and 95% interval over repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    pub n: u32,
+    /// `None` when undefined in every repeat (e.g. `entropy_corr` at N = 1) or no item has N votes.
+    pub mean: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    /// Standard deviation over the defined repeats (sample, n − 1); `None` with fewer than 2.
+    pub sd: Option<f64>,
+}
+
+/// The result: per metric, per grid N, per repeat values, plus summaries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curves {
+    pub grid: Vec<u32>,
+    pub repeats: u32,
+    /// Items used at each grid N (those with at least N votes to draw from).
+    pub items: Vec<u32>,
+    /// Items left out of every N because a held-out split needs at least 2 votes.
+    pub heldout_excluded: u32,
+    pub alpha: f64,
+    /// `values[metric][g * repeats + r]`; NaN marks an undefined value.
+    values: [Vec<f64>; 4],
+}
+
+impl Curves {
+    /// Raw per-repeat value (None if undefined).
+    pub fn value(&self, metric: Metric, g: usize, r: usize) -> Option<f64> {
+        let v = self.values[metric.index()][g * self.repeats as usize + r];
+        (!v.is_nan()).then_some(v)
+    }
+
+    fn repeat_values(&self, metric: Metric, g: usize) -> Vec<f64> {
+        let r = self.repeats as usize;
+        self.values[metric.index()][g * r..(g + 1) * r]
+            .iter()
+            .copied()
+            .filter(|v| !v.is_nan())
+            .collect()
+    }
+
+    /// Mean and 95% interval of `metric` at grid index `g`.
+    pub fn point_at(&self, metric: Metric, g: usize) -> CurvePoint {
+        let mut v = self.repeat_values(metric, g);
+        let n = self.grid[g];
+        if v.is_empty() {
+            return CurvePoint {
+                n,
+                mean: None,
+                lo: None,
+                hi: None,
+                sd: None,
+            };
+        }
+        v.sort_by(f64::total_cmp);
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let sd = (v.len() > 1).then(|| {
+            let ss: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
+            libm::sqrt(ss / (v.len() - 1) as f64)
+        });
+        CurvePoint {
+            n,
+            mean: Some(mean),
+            lo: Some(quantile(&v, 0.025)),
+            hi: Some(quantile(&v, 0.975)),
+            sd,
+        }
+    }
+
+    /// The point at annotator budget `n`, if `n` is on the grid.
+    pub fn point(&self, metric: Metric, n: u32) -> Option<CurvePoint> {
+        self.grid
+            .iter()
+            .position(|&x| x == n)
+            .map(|g| self.point_at(metric, g))
+    }
+
+    /// All points of one metric, in grid order.
+    pub fn points(&self, metric: Metric) -> Vec<CurvePoint> {
+        (0..self.grid.len())
+            .map(|g| self.point_at(metric, g))
+            .collect()
+    }
+}
+
+/// Linear-interpolated quantile of sorted data (type 7, as numpy's default).
+pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * q;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// Computes the curves. The reference is the full table or a held-out split of it.
+pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveError> {
+    if cfg.repeats == 0 {
+        return Err(CurveError::NoRepeats);
+    }
+    let k = table.num_classes();
+    let alpha = cfg.alpha.unwrap_or(1.0 / k as f64);
+    if !(alpha.is_finite() && alpha > 0.0) {
+        return Err(CurveError::BadAlpha(alpha));
+    }
+    let split;
+    let (pool, reference, heldout_excluded) = match cfg.reference {
+        Reference::Full => (table, table, 0),
+        Reference::HeldOut { fraction } => {
+            if !(fraction > 0.0 && fraction < 1.0) {
+                return Err(CurveError::BadFraction(fraction));
+            }
+            split = split_heldout(table, fraction, cfg.seed);
+            (&split.a, &split.b, split.excluded.len() as u32)
+        }
+    };
+    let max_votes = pool.max_total();
+    let mut grid: Vec<u32> = if cfg.grid.is_empty() {
+        (1..=max_votes).collect()
+    } else {
+        cfg.grid.clone()
+    };
+    grid.sort_unstable();
+    grid.dedup();
+    if grid.first() == Some(&0) {
+        return Err(CurveError::ZeroN);
+    }
+    grid.retain(|&n| n <= max_votes);
+    if grid.is_empty() {
+        return Err(CurveError::NothingToCompute { max_votes });
+    }
+    let (items, values) = engine::run(pool, reference, &grid, cfg.repeats, cfg.seed, alpha);
+    Ok(Curves {
+        grid,
+        repeats: cfg.repeats,
+        items,
+        heldout_excluded,
+        alpha,
+        values,
+    })
+}
+
+#[cfg(test)]
+mod tests;

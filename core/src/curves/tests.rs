@@ -1,0 +1,215 @@
+use super::*;
+use crate::metrics::{entropy, js_distance, kl, majority_agreement, normalize, pearson, smoothed};
+use crate::sample::{expand, partial_shuffle, subsample_stream};
+
+fn table() -> VoteTable {
+    // Ragged on purpose: item "c" has only 4 votes.
+    VoteTable::new(
+        vec!["x".into(), "y".into(), "z".into()],
+        vec!["a".into(), "b".into(), "c".into(), "d".into(), "e".into()],
+        vec![5, 3, 2, 0, 10, 0, 1, 1, 2, 4, 4, 2, 7, 1, 2],
+    )
+}
+
+/// A slow, obviously-correct version built from the metric functions.
+fn naive(
+    t: &VoteTable,
+    grid: &[u32],
+    repeats: u32,
+    seed: u64,
+    alpha: f64,
+) -> Vec<[Option<f64>; 4]> {
+    let mut out = Vec::new();
+    for r in 0..repeats {
+        for &n in grid {
+            let (mut js, mut kls, mut maj, mut hx, mut hy) =
+                (0.0, 0.0, 0.0, Vec::new(), Vec::new());
+            for i in 0..t.num_items() {
+                let m = t.total(i) as usize;
+                let top = (*grid.last().unwrap() as usize).min(m);
+                if n as usize > top {
+                    continue;
+                }
+                let mut votes = Vec::new();
+                expand(t.counts(i), &mut votes);
+                partial_shuffle(&mut votes, top, &mut subsample_stream(seed, i, r));
+                let mut c = vec![0u32; t.num_classes()];
+                for &v in &votes[..n as usize] {
+                    c[v as usize] += 1;
+                }
+                let (p, q) = (normalize(&c).unwrap(), t.distribution(i));
+                js += js_distance(&p, &q);
+                kls += kl(&q, &smoothed(&c, alpha));
+                maj += majority_agreement(&p, &q);
+                hx.push(entropy(&p));
+                hy.push(entropy(&q));
+            }
+            let ni = hx.len() as f64;
+            out.push([
+                Some(js / ni),
+                pearson(&hx, &hy),
+                Some(kls / ni),
+                Some(maj / ni),
+            ]);
+        }
+    }
+    out
+}
+
+#[test]
+fn engine_matches_naive_definitions() {
+    let t = table();
+    let grid = [1, 2, 3, 4, 7, 10];
+    let cfg = CurveConfig {
+        grid: grid.to_vec(),
+        repeats: 6,
+        seed: 7,
+        alpha: Some(0.5),
+        reference: Reference::Full,
+    };
+    let c = compute(&t, &cfg).unwrap();
+    assert_eq!(c.items, vec![5, 5, 5, 5, 4, 4]);
+    let slow = naive(&t, &grid, 6, 7, 0.5);
+    for r in 0..6 {
+        for (g, _) in grid.iter().enumerate() {
+            let want = slow[r as usize * grid.len() + g];
+            for m in Metric::ALL {
+                let got = c.value(m, g, r as usize);
+                match (got, want[m.index()]) {
+                    (Some(a), Some(b)) => {
+                        assert!((a - b).abs() < 1e-12, "{m:?} g={g} r={r}: {a} vs {b}")
+                    }
+                    (a, b) => assert_eq!(
+                        a.is_some(),
+                        b.is_some(),
+                        "{m:?} g={g} r={r}: {a:?} vs {b:?}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn entropy_corr_undefined_at_one_and_full_n_is_exact() {
+    let t = table();
+    let c = compute(
+        &t,
+        &CurveConfig {
+            grid: vec![1, 10],
+            repeats: 3,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(c.point(Metric::EntropyCorr, 1).unwrap().mean, None);
+    // N = 10 uses only items with 10 votes, where p_N = p_full exactly.
+    let p = c.point(Metric::Jsd, 10).unwrap();
+    assert_eq!(p.mean, Some(0.0));
+    assert_eq!(
+        c.point(Metric::MajorityAgreement, 10).unwrap().mean,
+        Some(1.0)
+    );
+}
+
+#[test]
+fn grid_does_not_change_values() {
+    let t = table();
+    let a = compute(
+        &t,
+        &CurveConfig {
+            grid: vec![],
+            repeats: 4,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let b = compute(
+        &t,
+        &CurveConfig {
+            grid: vec![3],
+            repeats: 4,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for m in Metric::ALL {
+        // Items with fewer than max(grid) votes draw fewer votes, but their first 3 are the same.
+        assert_eq!(a.point(m, 3).unwrap(), b.point(m, 3).unwrap(), "{m:?}");
+    }
+}
+
+#[test]
+fn saturation_finds_first_crossing() {
+    let t = table();
+    let c = compute(
+        &t,
+        &CurveConfig {
+            repeats: 20,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let fr = c.improvement_fraction(Metric::Jsd);
+    assert_eq!(fr[0], Some(0.0));
+    assert!((fr.last().unwrap().unwrap() - 1.0).abs() < 1e-12);
+    let s = c.saturation(Metric::Jsd, 0.9);
+    let n = s.n.unwrap();
+    let g = c.grid.iter().position(|&x| x == n).unwrap();
+    assert!(fr[g].unwrap() >= 0.9 - 1e-12);
+    assert!(g == 0 || fr[g - 1].unwrap() < 0.9);
+    assert!(s.lo.unwrap() <= s.hi.unwrap());
+}
+
+#[test]
+fn heldout_uses_disjoint_votes() {
+    let t = table();
+    let cfg = CurveConfig {
+        reference: Reference::HeldOut { fraction: 0.2 },
+        repeats: 5,
+        ..Default::default()
+    };
+    let c = compute(&t, &cfg).unwrap();
+    // Largest item has 10 votes: 2 held out, so N runs to 8 and p_8 ≠ p_B in general.
+    assert_eq!(*c.grid.last().unwrap(), 8);
+    assert_eq!(c.heldout_excluded, 0);
+}
+
+#[test]
+fn bad_configs_are_errors() {
+    let t = table();
+    let bad = |cfg: CurveConfig| compute(&t, &cfg).unwrap_err();
+    assert_eq!(
+        bad(CurveConfig {
+            repeats: 0,
+            ..Default::default()
+        }),
+        CurveError::NoRepeats
+    );
+    assert_eq!(
+        bad(CurveConfig {
+            alpha: Some(0.0),
+            ..Default::default()
+        }),
+        CurveError::BadAlpha(0.0)
+    );
+    assert_eq!(
+        bad(CurveConfig {
+            grid: vec![0, 1],
+            ..Default::default()
+        }),
+        CurveError::ZeroN
+    );
+    assert!(matches!(
+        bad(CurveConfig {
+            grid: vec![11],
+            ..Default::default()
+        }),
+        CurveError::NothingToCompute { .. }
+    ));
+    let h = CurveConfig {
+        reference: Reference::HeldOut { fraction: 1.0 },
+        ..Default::default()
+    };
+    assert_eq!(bad(h), CurveError::BadFraction(1.0));
+}

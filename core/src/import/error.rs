@@ -1,0 +1,98 @@
+//! Import errors: every bad input becomes a value that names where it is and how to fix it.
+
+use std::fmt;
+
+/// What went wrong, without the position. Each variant's message ends with a fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportErrorKind {
+    Empty,
+    InvalidUtf8,
+    Malformed(String),
+    NoHeader { first_cell: String },
+    NoItems,
+    EmptyClassName,
+    DuplicateClassName(String),
+    FewerThanTwoClasses { found: usize },
+    TooManyClasses { found: usize },
+    WrongColumnCount { expected: usize, found: usize },
+    EmptyItemId,
+    DuplicateItem { id: String, first_line: u64 },
+    NotInteger { value: String },
+    Negative { value: String },
+    Fractional { value: String },
+    CountTooLarge { value: String },
+    ZeroVotes { id: String },
+    MixedFormats { detail: String },
+    EmptyLabel,
+}
+
+impl fmt::Display for ImportErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ImportErrorKind::*;
+        match self {
+            Empty => write!(f, "the file is empty; give a header row (item_id,<class_1>,…,<class_K> or item_id,annotator_id,label) and one row per item or vote"),
+            InvalidUtf8 => write!(f, "the text is not valid UTF-8; save the file as UTF-8 (a BOM is fine)"),
+            Malformed(m) => write!(f, "the CSV is malformed ({m}); check quotes and delimiters"),
+            NoHeader { first_cell } => write!(f, "the first row looks like data (first class cell '{first_cell}' is a number and the first column is not named item_id), not a header; add a header row: item_id,<class names…>"),
+            NoItems => write!(f, "the file has a header but no item rows; add one row per item (wide) or per vote (long)"),
+            EmptyClassName => write!(f, "a class column has an empty name; give every count column a class name in the header"),
+            DuplicateClassName(n) => write!(f, "class '{n}' appears twice in the header; give each class column a distinct name"),
+            FewerThanTwoClasses { found } => write!(f, "found {found} class column(s) but at least 2 are needed; a wide file is item_id,<class_1>,<class_2>,… and a long file is item_id,annotator_id,label"),
+            TooManyClasses { found } => write!(f, "found {found} classes but at most {} are supported; merge rare classes", crate::votes::MAX_CLASSES),
+            WrongColumnCount { expected, found } => write!(f, "this row has {found} columns but the header has {expected}; give every row one cell per header column"),
+            EmptyItemId => write!(f, "the item id is empty; give every row an item id in the first column"),
+            DuplicateItem { id, first_line } => write!(f, "item '{id}' already appeared on line {first_line}; a wide file has one row per item, so merge the rows (add their counts)"),
+            NotInteger { value } => write!(f, "count '{value}' is not a whole number; write a non-negative integer (0 for no votes)"),
+            Negative { value } => write!(f, "count '{value}' is negative; vote counts must be 0 or more"),
+            Fractional { value } => write!(f, "count '{value}' has a fractional part; write whole vote counts, not proportions"),
+            CountTooLarge { value } => write!(f, "count '{value}' is too large; counts must stay below 1,000,000,000 per item"),
+            ZeroVotes { id } => write!(f, "item '{id}' has zero votes; remove the row or skip such items (CLI: --skip-empty-items)"),
+            MixedFormats { detail } => write!(f, "the file mixes the wide and long formats ({detail}); use either item_id,<class_1>,…,<class_K> with counts or exactly item_id,annotator_id,label"),
+            EmptyLabel => write!(f, "the label is empty; give every vote row a class label"),
+        }
+    }
+}
+
+/// An import error with its position (1-based line and column, where known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    pub line: Option<u64>,
+    pub column: Option<usize>,
+    pub kind: ImportErrorKind,
+}
+
+impl ImportError {
+    pub(crate) fn at(line: u64, column: usize, kind: ImportErrorKind) -> Self {
+        ImportError {
+            line: Some(line),
+            column: Some(column),
+            kind,
+        }
+    }
+    pub(crate) fn line(line: u64, kind: ImportErrorKind) -> Self {
+        ImportError {
+            line: Some(line),
+            column: None,
+            kind,
+        }
+    }
+    pub(crate) fn whole(kind: ImportErrorKind) -> Self {
+        ImportError {
+            line: None,
+            column: None,
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.kind),
+            (Some(l), None) => write!(f, "line {l}: {}", self.kind),
+            _ => write!(f, "{}", self.kind),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}

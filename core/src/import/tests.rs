@@ -1,0 +1,160 @@
+use super::*;
+
+fn parse(s: &str) -> Result<(VoteTable, ImportReport), ImportError> {
+    parse_votes(s.as_bytes(), &ImportOptions::default())
+}
+
+fn err(s: &str) -> ImportError {
+    parse(s).expect_err("should fail")
+}
+
+#[test]
+fn wide_with_bom_crlf_quotes_and_delimiters() {
+    for (src, d) in [
+        ("\u{feff}item_id,a,b\r\n\"x,1\",1,2\r\ny,0,3\r\n", b','),
+        ("item_id;a;b\nx,1;1;2\ny;0;3\n", b';'),
+        ("item_id\ta\tb\nx,1\t1\t2\ny\t0\t3\n", b'\t'),
+    ] {
+        let (t, rep) = parse(src).unwrap();
+        assert_eq!(rep.delimiter, d);
+        assert_eq!(rep.format, Format::Wide);
+        assert_eq!(t.classes(), ["a", "b"]);
+        assert_eq!(t.item_ids(), ["x,1", "y"]);
+        assert_eq!(t.counts(0), [1, 2]);
+        assert_eq!(t.total(1), 3);
+    }
+}
+
+#[test]
+fn long_format_keeps_annotators_and_sorts_classes() {
+    let (t, rep) =
+        parse("item_id,annotator_id,label\ni1,w1,5\ni1,w2,10\ni2,w1,5\ni2,w3,2\n").unwrap();
+    assert_eq!(rep.format, Format::Long);
+    assert_eq!(
+        t.classes(),
+        ["2", "5", "10"],
+        "numeric labels sort numerically"
+    );
+    assert_eq!(t.counts(0), [0, 1, 1]);
+    assert_eq!(t.counts(1), [1, 1, 0]);
+    assert_eq!(t.annotations().len(), 4);
+    assert_eq!(t.annotator_ids(), ["w1", "w2", "w3"]);
+}
+
+#[test]
+fn numeric_class_names_with_an_id_column_are_a_header() {
+    let (t, _) = parse("item_id,0,1\nx,3,4\n").unwrap();
+    assert_eq!(t.classes(), ["0", "1"]);
+}
+
+#[test]
+fn integral_decimals_accepted() {
+    let (t, _) = parse("item_id,a,b\nx,3.0,1\n").unwrap();
+    assert_eq!(t.counts(0), [3, 1]);
+}
+
+#[test]
+fn every_error_names_position_and_fix() {
+    use ImportErrorKind as K;
+    let cases: Vec<(&str, Option<u64>, Option<usize>, fn(&K) -> bool)> = vec![
+        ("", None, None, |k| *k == K::Empty),
+        ("  \n\n", None, None, |k| *k == K::Empty),
+        ("item_id,a,b\n", None, None, |k| *k == K::NoItems),
+        ("x,3,4\ny,1,2\n", Some(1), Some(2), |k| {
+            matches!(k, K::NoHeader { .. })
+        }),
+        ("item_id,a,b\nx,1,2\nx,3,4\n", Some(3), Some(1), |k| {
+            matches!(k, K::DuplicateItem { first_line: 2, .. })
+        }),
+        ("item_id,a,b\nx,1,two\n", Some(2), Some(3), |k| {
+            matches!(k, K::NotInteger { .. })
+        }),
+        ("item_id,a,b\nx,-1,2\n", Some(2), Some(2), |k| {
+            matches!(k, K::Negative { .. })
+        }),
+        ("item_id,a,b\nx,1,2.5\n", Some(2), Some(3), |k| {
+            matches!(k, K::Fractional { .. })
+        }),
+        ("item_id,a,b\nx,1,2,3\n", Some(2), None, |k| {
+            matches!(
+                k,
+                K::WrongColumnCount {
+                    expected: 3,
+                    found: 4
+                }
+            )
+        }),
+        ("item_id,a,\nx,1,2\n", Some(1), Some(3), |k| {
+            *k == K::EmptyClassName
+        }),
+        ("item_id,a,b\nx,0,0\n", Some(2), None, |k| {
+            matches!(k, K::ZeroVotes { .. })
+        }),
+        ("item_id,a\nx,1\n", Some(1), None, |k| {
+            matches!(k, K::FewerThanTwoClasses { found: 1 })
+        }),
+        (
+            "item_id,annotator_id,label,a\nx,w,a,1\n",
+            Some(1),
+            Some(2),
+            |k| matches!(k, K::MixedFormats { .. }),
+        ),
+        (
+            "item_id,annotator_id,label\nx,w,a,3\n",
+            Some(2),
+            None,
+            |k| matches!(k, K::MixedFormats { .. }),
+        ),
+        (
+            "item_id,annotator_id,label\nx,w,a\ny,w,a\n",
+            None,
+            None,
+            |k| matches!(k, K::FewerThanTwoClasses { found: 1 }),
+        ),
+        (
+            "item_id,annotator_id,label\nx,w,\n",
+            Some(2),
+            Some(3),
+            |k| *k == K::EmptyLabel,
+        ),
+        ("item_id,a,a\nx,1,2\n", Some(1), Some(3), |k| {
+            matches!(k, K::DuplicateClassName(_))
+        }),
+        ("item_id,a,b\n,1,2\n", Some(2), Some(1), |k| {
+            *k == K::EmptyItemId
+        }),
+    ];
+    for (src, line, col, check) in cases {
+        let e = err(src);
+        assert!(check(&e.kind), "{src:?}: got {e:?}");
+        assert_eq!((e.line, e.column), (line, col), "{src:?}: {e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains(';') || msg.contains("add") || msg.contains("give"),
+            "no fix in: {msg}"
+        );
+    }
+}
+
+#[test]
+fn too_many_classes() {
+    let header: Vec<String> = (0..65).map(|i| format!("c{i}")).collect();
+    let row: Vec<&str> = (0..65).map(|_| "1").collect();
+    let src = format!("item_id,{}\nx,{}\n", header.join(","), row.join(","));
+    assert!(matches!(
+        err(&src).kind,
+        ImportErrorKind::TooManyClasses { found: 65 }
+    ));
+}
+
+#[test]
+fn invalid_utf8_and_skip_zero_vote() {
+    let e = parse_votes(b"item_id,a,b\nx\xff,1,2\n", &ImportOptions::default()).unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::InvalidUtf8);
+    let opts = ImportOptions {
+        skip_zero_vote_items: true,
+    };
+    let (t, rep) = parse_votes(b"item_id,a,b\nx,0,0\ny,1,0\n", &opts).unwrap();
+    assert_eq!(t.item_ids(), ["y"]);
+    assert_eq!(rep.skipped_zero_vote, ["x"]);
+}

@@ -1,0 +1,24 @@
+//! annosat core: everything that turns vote counts into numbers.
+//!
+//! This crate is the one place where a formula lives. It is pure (no file or network I/O, no web APIs,
+//! no candle) so that it compiles natively for the `annosat` CLI / trainer and for `wasm32` for the
+//! explorer app, and both get bit-identical answers for the same input and seed.
+//!
+//! - [`votes`]: the [`VoteTable`] (items × classes of integer counts, optional per-annotator rows).
+//! - [`import`]: CSV import (wide counts or long `item_id,annotator_id,label`), errors as values.
+//! - [`sample`]: seeded, portable subsampling without replacement and held-out annotator splits.
+//! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
+//! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
+//!
+//! Not here: reading files (callers pass bytes), plotting, training.
+
+pub mod curves;
+pub mod import;
+pub mod logtable;
+pub mod metrics;
+pub mod sample;
+pub mod votes;
+
+pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};
+pub use import::{parse_votes, ImportError, ImportErrorKind, ImportOptions, ImportReport};
+pub use votes::{Annotation, VoteTable};

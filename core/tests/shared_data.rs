@@ -1,0 +1,84 @@
+//! Every vote file in the shared datasets loads, and annotations.csv reproduces votes.csv.
+
+use annosat_core::{parse_votes, ImportOptions, VoteTable};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn data_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("ANNOSAT_DATA") {
+        return PathBuf::from(d);
+    }
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+    if shared.exists() {
+        return shared;
+    }
+    let cache =
+        PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/annosat/data");
+    assert!(
+        cache.exists(),
+        "no datasets found: run scripts/fetch-data.sh (or set ANNOSAT_DATA)"
+    );
+    cache
+}
+
+fn load(path: &std::path::Path) -> VoteTable {
+    let bytes = std::fs::read(path).unwrap();
+    match parse_votes(&bytes, &ImportOptions::default()) {
+        Ok((t, _)) => t,
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+#[test]
+fn all_vote_and_annotation_files_load() {
+    let mut loaded = 0;
+    let mut dirs: Vec<_> = std::fs::read_dir(data_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .collect();
+    dirs.sort_by_key(|e| e.path());
+    for dir in dirs {
+        let mut files: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            if (name.starts_with("votes") && name.ends_with(".csv")) || name == "annotations.csv" {
+                let t = load(&f);
+                assert!(t.num_items() > 0 && t.num_classes() >= 2, "{}", f.display());
+                loaded += 1;
+            }
+        }
+        let (votes, ann) = (
+            dir.path().join("votes.csv"),
+            dir.path().join("annotations.csv"),
+        );
+        if votes.exists() && ann.exists() {
+            let (w, l) = (load(&votes), load(&ann));
+            assert!(!l.annotations().is_empty());
+            let index: HashMap<&str, usize> = l
+                .item_ids()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.as_str(), i))
+                .collect();
+            for (i, id) in w.item_ids().iter().enumerate() {
+                let j = index[id.as_str()];
+                for (k, class) in w.classes().iter().enumerate() {
+                    let lk = l.classes().iter().position(|c| c == class).unwrap();
+                    assert_eq!(
+                        w.counts(i)[k],
+                        l.counts(j)[lk],
+                        "{} {id} {class}",
+                        dir.path().display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(loaded >= 30, "only {loaded} files found");
+}

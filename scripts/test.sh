@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# test.sh - run every annosat test on this machine, installing whatever is missing first.
+#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference)
+#   2. the core builds for wasm32 with no web dependency
+#   3. trunk build --release of the app
+#   4. browser tests in real headless Chromium (tests/browser, node --test + playwright-core)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+step() { printf '\n==== %s\n' "$*"; }
+
+step "setup (installs only what is missing)"
+bash scripts/setup.sh
+. scripts/env.sh
+ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
+export ANNOSAT_DATA
+
+step "cargo test (core + trainer)"
+cargo test --locked -p annosat-core -p annosat-trainer
+
+step "core compiles for wasm32 without web dependencies"
+cargo build --locked -p annosat-core --target wasm32-unknown-unknown
+if cargo tree --locked -p annosat-core --target wasm32-unknown-unknown -e normal | grep -Eq '^.*(web-sys|leptos|candle)'; then
+  echo "annosat-core must not depend on web or candle crates" >&2; exit 1
+fi
+
+step "trunk build --release"
+trunk build --release
+
+step "browser tests (headless Chromium)"
+export ANNOSAT_CLI="$CARGO_TARGET_DIR/debug/annosat"
+cargo build --locked -p annosat-trainer
+(cd tests/browser && node --test --test-reporter=spec)
+echo "all tests passed"

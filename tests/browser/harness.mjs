@@ -1,0 +1,57 @@
+// Shared pieces of the browser tests: a static server for dist/, Debian Chromium, and the CLI.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = process.env.ANNOSAT_DIST || path.join(root, 'dist');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.csv': 'text/csv' };
+
+/** Serves dist/ on a free loopback port; resolves to { url, close }. */
+export function serve() {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.join(dist, rel);
+    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((r) => server.close(r)),
+  })));
+}
+
+/** Debian's Chromium with the flags that work on these machines, in a fresh profile. */
+export async function browser() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-chromium-'));
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** `annosat curves … --format csv` parsed into { `${n}/${metric}`: {mean, lo, hi} } (strings as printed). */
+export function cliCurves(votes, args) {
+  const cli = process.env.ANNOSAT_CLI;
+  if (!cli) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
+  const out = execFileSync(cli, ['curves', '--votes', votes, '--format', 'csv', ...args], { encoding: 'utf8' });
+  const [header, ...rows] = out.trim().split('\n');
+  if (header !== 'n,metric,mean,lo,hi') throw new Error(`unexpected header ${header}`);
+  return Object.fromEntries(rows.map((r) => { const [n, m, mean, lo, hi] = r.split(','); return [`${n}/${m}`, { mean, lo, hi }]; }));
+}
+
+/** Where screenshots go (look at them). */
+export const shots = process.env.ANNOSAT_SCREENSHOTS || path.join(os.tmpdir(), 'annosat-screenshots');
+fs.mkdirSync(shots, { recursive: true });

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Independent numpy/scipy implementation of annosat's metrics and target-side curves.
+
+Used by trainer/tests/numpy_reference.rs to cross-check the Rust core. It shares no code and no
+random stream with it: subsamples come from numpy's multivariate hypergeometric sampler, metrics
+from scipy. Deterministic quantities must agree to 1e-9, curve means within Monte-Carlo error.
+
+  numpy_reference.py distance REFERENCE.csv OTHER.csv      -> CSV item_id,entropy_reference,entropy_other,kl,jsd
+  numpy_reference.py curves VOTES.csv --n 1,10 --repeats R  -> JSON {metric: {n: {mean, sd}}}
+"""
+import argparse
+import csv
+import json
+import sys
+
+import numpy as np
+from scipy.spatial.distance import jensenshannon
+from scipy.stats import entropy
+
+
+def read_wide(path):
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.reader(f))
+    ids = [r[0] for r in rows[1:]]
+    counts = np.array([[int(x) for x in r[1:]] for r in rows[1:]], dtype=np.int64)
+    return rows[0][1:], ids, counts
+
+
+def distance(args):
+    classes_r, ids_r, cr = read_wide(args.reference)
+    classes_o, ids_o, co = read_wide(args.other)
+    assert classes_r == classes_o
+    where = {i: j for j, i in enumerate(ids_o)}
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["item_id", "entropy_reference", "entropy_other", "kl", "jsd"])
+    for i, item in enumerate(ids_r):
+        if item not in where:
+            continue
+        p = cr[i] / cr[i].sum()
+        q = co[where[item]] / co[where[item]].sum()
+        kl = float(np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1) / np.maximum(q, 1e-15)), 0.0)))
+        out.writerow([item, repr(float(entropy(p))), repr(float(entropy(q))), repr(kl),
+                      repr(float(jensenshannon(p, q)))])
+
+
+def majority_credit(pn, pf):
+    """|argmax(pn) ∩ argmax(pf)| / |argmax(pn)| per row."""
+    a = pn == pn.max(axis=1, keepdims=True)
+    b = pf == pf.max(axis=1, keepdims=True)
+    return (a & b).sum(axis=1) / a.sum(axis=1)
+
+
+def curves(args):
+    _, _, counts = read_wide(args.votes)
+    k = counts.shape[1]
+    alpha = args.alpha if args.alpha is not None else 1.0 / k
+    rng = np.random.default_rng(args.seed)
+    totals = counts.sum(axis=1)
+    pf = counts / totals[:, None]
+    hf = entropy(pf, axis=1)
+    result = {m: {} for m in ("jsd", "entropy_corr", "kl", "majority_agreement")}
+    for n in args.n:
+        use = np.flatnonzero(totals >= n)
+        # sub[r, i, :] = counts of n votes drawn without replacement from item i, repeat r
+        sub = np.stack([rng.multivariate_hypergeometric(counts[i], n, size=args.repeats) for i in use], axis=1)
+        pn = sub / n
+        ref = pf[use][None, :, :].repeat(args.repeats, axis=0)
+        jsd = jensenshannon(pn, ref, axis=2).mean(axis=1)
+        smooth = (sub + alpha) / (n + k * alpha)
+        kl = entropy(ref, smooth, axis=2).mean(axis=1)
+        hn = entropy(pn, axis=2)
+        corr = np.array([np.corrcoef(hn[r], hf[use])[0, 1] if np.ptp(hn[r]) > 0 else np.nan
+                         for r in range(args.repeats)])
+        maj = np.array([majority_credit(pn[r], ref[r]).mean() for r in range(args.repeats)])
+        for name, v in (("jsd", jsd), ("entropy_corr", corr), ("kl", kl), ("majority_agreement", maj)):
+            v = v[~np.isnan(v)]
+            result[name][str(n)] = None if len(v) == 0 else {
+                "mean": float(v.mean()), "sd": float(v.std(ddof=1)) if len(v) > 1 else 0.0, "repeats": int(len(v))}
+    json.dump(result, sys.stdout, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp = ap.add_subparsers(dest="cmd", required=True)
+    d = sp.add_parser("distance")
+    d.add_argument("reference")
+    d.add_argument("other")
+    c = sp.add_parser("curves")
+    c.add_argument("votes")
+    c.add_argument("--n", type=lambda s: [int(x) for x in s.split(",")], required=True)
+    c.add_argument("--repeats", type=int, default=200)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--alpha", type=float, default=None)
+    args = ap.parse_args()
+    distance(args) if args.cmd == "distance" else curves(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+//! `annosat curves`: target-side saturation curves as CSV or JSON.
+
+use annosat_core::curves::{compute, CurveConfig, Curves, Metric, Reference};
+use anyhow::{bail, Result};
+use clap::ValueEnum;
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Csv,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
+    #[arg(long)]
+    votes: PathBuf,
+    /// Annotator budgets N, comma-separated (e.g. 1,3,10,100). Default: every N from 1 to the largest
+    /// number of votes an item has. N above that is skipped with a note.
+    #[arg(long, value_delimiter = ',')]
+    n: Vec<u32>,
+    /// Random subsamples per N; the interval is the 2.5–97.5th percentile over repeats.
+    #[arg(long, default_value_t = 50)]
+    repeats: u32,
+    /// Seed for every random draw; the same seed gives the same numbers here and in the app.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Add-α pseudo-count for `kl` = KL(p_full ‖ p̃_N), so missed classes stay finite. Default 1/K.
+    #[arg(long)]
+    alpha: Option<f64>,
+    /// Evaluate against held-out annotators: this fraction of each item's votes (e.g. 0.2) is the
+    /// reference and N is drawn from the rest.
+    #[arg(long, value_name = "FRACTION")]
+    heldout: Option<f64>,
+    /// Output: csv prints `n,metric,mean,lo,hi` (undefined values as empty cells); json adds the
+    /// standard deviation, items per N and saturation points.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+    /// Share of the N=1 → N=max improvement that defines saturation in the JSON output (0–1).
+    #[arg(long, default_value_t = 0.9)]
+    target: f64,
+    /// Drop items with zero votes instead of failing on them.
+    #[arg(long)]
+    skip_empty_items: bool,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let table = crate::load_votes(&a.votes, a.skip_empty_items)?;
+    if !(a.target > 0.0 && a.target <= 1.0) {
+        bail!("--target must be in (0, 1], e.g. 0.9 for 90%");
+    }
+    let reference = match a.heldout {
+        Some(fraction) => Reference::HeldOut { fraction },
+        None => Reference::Full,
+    };
+    let cfg = CurveConfig {
+        grid: a.n.clone(),
+        repeats: a.repeats,
+        seed: a.seed,
+        alpha: a.alpha,
+        reference,
+    };
+    let curves = compute(&table, &cfg)?;
+    let dropped: Vec<u32> =
+        a.n.iter()
+            .copied()
+            .filter(|n| !curves.grid.contains(n))
+            .collect();
+    if !dropped.is_empty() {
+        let max = curves.grid.last().copied().unwrap_or(0);
+        eprintln!(
+            "note: N above the most votes an item has to draw from ({max}) skipped: {dropped:?}"
+        );
+    }
+    report_left_out(&table, &curves);
+    let out = match a.format {
+        Format::Csv => to_csv(&curves),
+        Format::Json => serde_json::to_string_pretty(&to_json(&curves, &cfg, a.target))? + "\n",
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
+    if c.heldout_excluded > 0 {
+        eprintln!(
+            "note: {} item(s) with fewer than 2 votes cannot be split and were left out",
+            c.heldout_excluded
+        );
+    }
+    let all = table.num_items() as u32 - c.heldout_excluded;
+    let short: Vec<String> = c
+        .grid
+        .iter()
+        .zip(&c.items)
+        .filter(|(_, &i)| i < all)
+        .map(|(n, i)| format!("N={n}: {}", all - i))
+        .collect();
+    if !short.is_empty() {
+        eprintln!(
+            "note: items with fewer than N votes are left out at that N ({})",
+            short.join(", ")
+        );
+    }
+}
+
+fn cell(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+/// Exactly `n,metric,mean,lo,hi`, one row per N and metric; full precision (shortest round-trip).
+pub fn to_csv(c: &Curves) -> String {
+    let mut s = String::from("n,metric,mean,lo,hi\n");
+    for g in 0..c.grid.len() {
+        for m in Metric::ALL {
+            let p = c.point_at(m, g);
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{}",
+                p.n,
+                m.name(),
+                cell(p.mean),
+                cell(p.lo),
+                cell(p.hi)
+            );
+        }
+    }
+    s
+}
+
+fn to_json(c: &Curves, cfg: &CurveConfig, target: f64) -> serde_json::Value {
+    let mut metrics = serde_json::Map::new();
+    let mut saturation = serde_json::Map::new();
+    for m in Metric::ALL {
+        let fr = c.improvement_fraction(m);
+        let pts: Vec<_> = c
+            .points(m)
+            .into_iter()
+            .zip(fr)
+            .map(|(p, f)| json!({"n": p.n, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd, "fraction": f}))
+            .collect();
+        metrics.insert(m.name().into(), pts.into());
+        saturation.insert(
+            m.name().into(),
+            serde_json::to_value(c.saturation(m, target)).unwrap_or_default(),
+        );
+    }
+    json!({
+        "grid": c.grid, "repeats": c.repeats, "seed": cfg.seed, "alpha": c.alpha,
+        "reference": cfg.reference, "items": c.items, "heldout_excluded": c.heldout_excluded,
+        "metrics": metrics, "saturation": saturation,
+    })
+}

@@ -1,0 +1,66 @@
+//! `annosat`: the command-line face of annosat.
+//!
+//! `curves` computes target-side saturation curves for any vote file (the same core code the app
+//! runs in the browser); `distance` prints per-item metrics between two vote files (used to
+//! cross-check the core against an independent numpy implementation).
+
+mod curves_cmd;
+mod distance_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "annosat",
+    version,
+    about = "How many annotators per item does your metric need?"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Target-side saturation curves: how close p_N (N subsampled votes) gets to the full distribution.
+    Curves(curves_cmd::Args),
+    /// Per-item entropy, KL and JS distance between two vote files with the same items and classes.
+    Distance(distance_cmd::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Curves(a) => curves_cmd::run(a),
+        Command::Distance(a) => distance_cmd::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads and parses a vote file, with the path in any error message.
+pub(crate) fn load_votes(
+    path: &std::path::Path,
+    skip_empty: bool,
+) -> anyhow::Result<annosat_core::VoteTable> {
+    use anyhow::Context;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let opts = annosat_core::ImportOptions {
+        skip_zero_vote_items: skip_empty,
+    };
+    let (table, report) = annosat_core::parse_votes(&bytes, &opts)
+        .with_context(|| format!("{} is not a valid vote file", path.display()))?;
+    if !report.skipped_zero_vote.is_empty() {
+        eprintln!(
+            "note: skipped {} item(s) with zero votes",
+            report.skipped_zero_vote.len()
+        );
+    }
+    Ok(table)
+}

@@ -1,0 +1,104 @@
+//! The core against an independent numpy/scipy implementation on real ChaosNLI-SNLI data.
+
+mod common;
+use common::*;
+use std::collections::HashMap;
+
+fn parse_rows(csv: &str) -> HashMap<String, Vec<f64>> {
+    let mut r = csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (
+                rec[0].to_string(),
+                rec.iter().skip(1).map(|x| x.parse().unwrap()).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn deterministic_metrics_agree_to_1e9() {
+    let d = data_dir().join("chaosnli_snli");
+    let (new, old) = (d.join("votes.csv"), d.join("votes_old5.csv"));
+    let (new, old) = (new.to_str().unwrap(), old.to_str().unwrap());
+    let ours = parse_rows(&annosat(&["distance", "--reference", new, "--other", old]));
+    let theirs = parse_rows(&numpy_reference(&["distance", new, old]));
+    assert_eq!(ours.len(), 1514);
+    assert_eq!(ours.len(), theirs.len());
+    for (id, a) in &ours {
+        let b = &theirs[id];
+        for (col, (x, y)) in ["entropy_reference", "entropy_other", "kl", "jsd"]
+            .iter()
+            .zip(a.iter().zip(b))
+        {
+            assert!(
+                (x - y).abs() <= 1e-9,
+                "{id} {col}: annosat {x} vs numpy {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn curve_means_agree_within_monte_carlo_error() {
+    let votes = data_dir().join("chaosnli_snli/votes.csv");
+    let votes = votes.to_str().unwrap();
+    let grid = "1,2,3,5,10,20,50,100";
+    let (r_ours, r_np) = (100.0f64, 200.0f64);
+    let ours: serde_json::Value = serde_json::from_str(&annosat(&[
+        "curves",
+        "--votes",
+        votes,
+        "--n",
+        grid,
+        "--repeats",
+        "100",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let theirs: serde_json::Value = serde_json::from_str(&numpy_reference(&[
+        "curves",
+        votes,
+        "--n",
+        grid,
+        "--repeats",
+        "200",
+        "--seed",
+        "7",
+    ]))
+    .unwrap();
+    let mut checked = 0;
+    for metric in ["jsd", "entropy_corr", "kl", "majority_agreement"] {
+        for p in ours["metrics"][metric].as_array().unwrap() {
+            let n = p["n"].as_u64().unwrap().to_string();
+            let t = &theirs[metric][&n];
+            if t.is_null() {
+                assert!(
+                    p["mean"].is_null(),
+                    "{metric} N={n}: numpy undefined, annosat {}",
+                    p["mean"]
+                );
+                continue;
+            }
+            let (a, b, sd) = (
+                p["mean"].as_f64().unwrap(),
+                t["mean"].as_f64().unwrap(),
+                t["sd"].as_f64().unwrap(),
+            );
+            // 4.5 standard errors of the difference of two independent means, plus float slack.
+            let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
+            assert!(
+                (a - b).abs() <= tol,
+                "{metric} N={n}: annosat {a} vs numpy {b} (tol {tol})"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        4 * 8 - 1,
+        "entropy_corr at N=1 is undefined, everything else compared"
+    );
+}
