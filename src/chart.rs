@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 fn y_label(m: Metric) -> &'static str {
     match m {
-        Metric::Jsd => "JS distance to p_full (nats^½)",
+        Metric::Jsd => "JS distance to p_full",
         Metric::EntropyCorr => "Pearson r of H(p_N) vs H(p_full)",
         Metric::Kl => "KL(p_full ‖ p̃_N) (nats)",
         Metric::MajorityAgreement => "majority agreement (share)",
@@ -42,6 +42,7 @@ fn draw(
     let mut chart = ChartBuilder::on(&root)
         .caption(m.name(), ("sans-serif", 18))
         .margin(12)
+        .margin_right(24)
         .x_label_area_size(36)
         .y_label_area_size(56)
         .build_cartesian_2d(1f64..x_max, lo..hi)
@@ -49,6 +50,8 @@ fn draw(
     chart
         .configure_mesh()
         .x_desc("annotators per item (N)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.2}"))
         .y_desc(y_label(m))
         .light_line_style(RGBColor(235, 235, 235))
         .draw()

@@ -38,6 +38,16 @@ impl XLogX {
         }
     }
 
+    /// Whether every argument up to `max` is a table read.
+    pub fn covers(&self, max: u64) -> bool {
+        max < self.table.len() as u64
+    }
+
+    /// The table as a slice, for loops that have checked [`XLogX::covers`] once.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.table
+    }
+
     #[inline(always)]
     pub fn get(&self, x: u64) -> f64 {
         match self.table.get(x as usize) {

@@ -1,18 +1,20 @@
 //! The hot loop behind [`super::compute`].
 //!
-//! With integer counts every logarithm is of an integer, so a table `G[x] = x ln x` serves them all:
-//! - entropy of p_N = c/N:        H = ln N − Σ_k G[c_k] / N
-//! - JS divergence, p = c/N, q = f/M, D = 2NM, x_k = c_k M + f_k N (so m_k = x_k / D):
-//!   JS = Σ_k (G[2 c_k M] + G[2 f_k N] − 2 G[x_k]) / (2D), exactly 0 when p = q;
-//! - KL(q ‖ p̃), p̃ = (c + α)/(N + Kα):  KL = −H(q) − Σ_k f_k ln(c_k + α) / M + ln(N + Kα),
-//!   where only the class that just got a vote changes the sum.
+//! With integer counts every logarithm is of an integer, so a table `G[x] = x ln x` serves them all.
+//! Write p = c/N (the subsample), q = f/M (the reference), S_c = Σ_k G[c_k], S_f = Σ_k G[f_k]:
+//! - entropy of p:  H = ln N − S_c / N
+//! - JS divergence, with x_k = c_k M + f_k N (so the mixture is m_k = x_k / 2NM):
+//!   JS = ½ ln(4NM) + S_c / 2N + S_f / 2M − Σ_k G[x_k] / 2NM, and exactly 0 when c M = f N;
+//! - KL(q ‖ p̃), p̃ = (c + α)/(N + Kα):  KL = −H(q) − Σ_k f_k ln(c_k + α) / M + ln(N + Kα).
 //!
-//! Σ G[c], the KL sum and the majority set are updated in O(1) per drawn vote; the JS sum is the
-//! only O(K) step per evaluated N. No allocation happens inside the item loop.
+//! S_c, the KL sum and the majority set change only in the class that just got a vote, so they are
+//! updated in O(1) per drawn vote; Σ G[x_k] is the one O(K) step per evaluated N. Repeats are the
+//! outer loop so one repeat's accumulators (one row per N) stay in L1 cache; nothing allocates
+//! inside the loops.
 
 use crate::logtable::{ln, XLogX};
 use crate::sample::{below, expand, subsample_stream};
-use crate::votes::VoteTable;
+use crate::votes::{VoteTable, MAX_CLASSES};
 
 /// Per (repeat, grid N) running sums over items.
 #[derive(Clone, Copy)]
@@ -23,8 +25,6 @@ struct Acc {
     sx: f64,
     sxx: f64,
     sxy: f64,
-    xmin: f64,
-    xmax: f64,
 }
 
 const ACC0: Acc = Acc {
@@ -34,8 +34,6 @@ const ACC0: Acc = Acc {
     sx: 0.0,
     sxx: 0.0,
     sxy: 0.0,
-    xmin: f64::INFINITY,
-    xmax: f64::NEG_INFINITY,
 };
 
 fn mask_of(counts: &[u32]) -> u64 {
@@ -45,6 +43,35 @@ fn mask_of(counts: &[u32]) -> u64 {
         .enumerate()
         .filter(|(_, &c)| c == best)
         .fold(0, |m, (k, _)| m | 1 << k)
+}
+
+/// What the loops need about one item, computed once.
+struct Item {
+    /// Range of this item's expanded votes in the flat `votes` array.
+    start: usize,
+    len: usize,
+    /// Row index in the tables (for its reference counts and its random stream).
+    row: usize,
+    m: u64,
+    inv_m: f64,
+    half_sf_over_m: f64,
+    /// ½ ln(4M): with ½ ln N it makes the ½ ln(4NM) of the JS identity without a call to ln.
+    half_ln_4m: f64,
+    h_ref: f64,
+    y: f64,
+    ref_mask: u64,
+    /// M·ln(α): the KL sum before any vote is drawn.
+    la0: f64,
+    /// Smallest n at which n·f/M can be integral: M / gcd(M, f_1, …, f_K).
+    n0: usize,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Returns items used per grid N and `values[metric][g * repeats + r]` (NaN = undefined).
@@ -66,6 +93,7 @@ pub(super) fn run(
         .map(|n| ln(n as f64 + k as f64 * alpha))
         .collect();
     let ln_n: Vec<f64> = (0..=nmax).map(|n| ln(n as f64)).collect();
+    let inv_n: Vec<f64> = (0..=nmax).map(|n| 1.0 / n as f64).collect();
     let mut grid_at = vec![usize::MAX; nmax + 1];
     for (g, &n) in grid.iter().enumerate() {
         if (n as usize) <= nmax {
@@ -73,94 +101,82 @@ pub(super) fn run(
         }
     }
 
-    // Reference entropies (y side of entropy_corr), centred for numerically stable sums.
-    let ref_h: Vec<Option<f64>> = (0..reference.num_items())
-        .map(|i| {
-            let f = reference.counts(i);
-            let m: u64 = f.iter().map(|&c| c as u64).sum();
-            (m > 0).then(|| {
-                ln(m as f64) - f.iter().map(|&c| g_tab.get(c as u64)).sum::<f64>() / m as f64
-            })
-        })
-        .collect();
-    let defined: Vec<f64> = ref_h.iter().flatten().copied().collect();
-    let ybar = defined.iter().sum::<f64>() / defined.len().max(1) as f64;
-
-    let mut acc = vec![ACC0; nr * ng];
+    // Per-item constants and the flat array of every item's votes.
+    let mut items_pre: Vec<Item> = Vec::with_capacity(pool.num_items());
+    let mut votes: Vec<u16> = Vec::new();
+    let mut one: Vec<u16> = Vec::new();
+    for i in 0..pool.num_items() {
+        let f = reference.counts(i);
+        let m: u64 = f.iter().map(|&c| c as u64).sum();
+        if m == 0 {
+            continue;
+        }
+        let s_f: f64 = f.iter().map(|&c| g_tab.get(c as u64)).sum();
+        expand(pool.counts(i), &mut one);
+        items_pre.push(Item {
+            start: votes.len(),
+            len: one.len(),
+            row: i,
+            m,
+            inv_m: 1.0 / m as f64,
+            half_sf_over_m: 0.5 * s_f / m as f64,
+            half_ln_4m: 0.5 * ln(4.0 * m as f64),
+            h_ref: ln(m as f64) - s_f / m as f64,
+            y: 0.0,
+            ref_mask: mask_of(f),
+            la0: m as f64 * la[0],
+            n0: (m / f.iter().fold(m, |g, &x| gcd(g, x as u64))) as usize,
+        });
+        votes.extend_from_slice(&one);
+    }
+    // Reference entropies are the y side of entropy_corr; centre them for stable sums.
+    let ybar = items_pre.iter().map(|it| it.h_ref).sum::<f64>() / items_pre.len().max(1) as f64;
     let mut items = vec![0u32; ng];
     let (mut sy, mut syy) = (vec![0.0; ng], vec![0.0; ng]);
     let (mut ymin, mut ymax) = (vec![f64::INFINITY; ng], vec![f64::NEG_INFINITY; ng]);
-    let mut votes: Vec<u16> = Vec::new();
-    let mut scratch: Vec<u16> = Vec::new();
-    let mut c = vec![0u32; k];
-
-    for i in 0..pool.num_items() {
-        let Some(h_ref) = ref_h[i] else { continue };
-        let f = reference.counts(i);
-        let m = f.iter().map(|&x| x as u64).sum::<u64>();
-        let inv_m = 1.0 / m as f64;
-        let ref_mask = mask_of(f);
-        expand(pool.counts(i), &mut votes);
-        let mp = votes.len();
-        let top = nmax.min(mp);
-        let y = h_ref - ybar;
+    for it in items_pre.iter_mut() {
+        it.y = it.h_ref - ybar;
         for (g, &n) in grid.iter().enumerate() {
-            if n as usize <= top {
+            if n as usize <= it.len {
                 items[g] += 1;
-                sy[g] += y;
-                syy[g] += y * y;
-                ymin[g] = ymin[g].min(y);
-                ymax[g] = ymax[g].max(y);
-            }
-        }
-        for r in 0..nr {
-            let mut rng = subsample_stream(seed, i, r as u32);
-            scratch.clear();
-            scratch.extend_from_slice(&votes);
-            c.iter_mut().for_each(|x| *x = 0);
-            let (mut s_c, mut t_kl) = (0.0, m as f64 * la[0]);
-            let (mut best, mut mask) = (0u32, 0u64);
-            let row = &mut acc[r * ng..(r + 1) * ng];
-            for n in 1..=top {
-                let j = n - 1 + below(&mut rng, (mp - n + 1) as u32) as usize;
-                scratch.swap(n - 1, j);
-                let l = scratch[n - 1] as usize;
-                let cl = c[l] as usize;
-                s_c += g_tab.get(cl as u64 + 1) - g_tab.get(cl as u64);
-                t_kl += f[l] as f64 * (la[cl + 1] - la[cl]);
-                c[l] += 1;
-                if c[l] > best {
-                    best = c[l];
-                    mask = 1 << l;
-                } else if c[l] == best {
-                    mask |= 1 << l;
-                }
-                let g = grid_at[n];
-                if g == usize::MAX {
-                    continue;
-                }
-                let nn = n as u64;
-                let x = ln_n[n] - s_c / n as f64;
-                let kl = -h_ref - t_kl * inv_m + ln_nka[n];
-                let mut s = 0.0;
-                for (&ck, &fk) in c.iter().zip(f) {
-                    let (a, b) = (ck as u64 * m, fk as u64 * nn);
-                    s += g_tab.get(2 * a) + g_tab.get(2 * b) - 2.0 * g_tab.get(a + b);
-                }
-                let js = s / (4.0 * (nn * m) as f64);
-                let a = &mut row[g];
-                a.jsd += libm::sqrt(js.max(0.0));
-                a.kl += kl;
-                a.maj += (mask & ref_mask).count_ones() as f64 / mask.count_ones() as f64;
-                a.sx += x;
-                a.sxx += x * x;
-                a.sxy += x * y;
-                a.xmin = a.xmin.min(x);
-                a.xmax = a.xmax.max(x);
+                sy[g] += it.y;
+                syy[g] += it.y * it.y;
+                ymin[g] = ymin[g].min(it.y);
+                ymax[g] = ymax[g].max(it.y);
             }
         }
     }
 
+    let dla: Vec<f64> = la.windows(2).map(|w| w[1] - w[0]).collect();
+    let inv_ties: Vec<f64> = (0..=MAX_CLASSES).map(|t| 1.0 / t as f64).collect();
+    let tables = Tables {
+        dla: &dla,
+        ln_nka: &ln_nka,
+        ln_n: &ln_n,
+        inv_n: &inv_n,
+        inv_ties: &inv_ties,
+        grid_at: &grid_at,
+    };
+    let covered = g_tab.covers(2 * nmax as u64 * ref_max);
+    let args = (
+        reference,
+        items_pre.as_slice(),
+        votes.as_slice(),
+        &tables,
+        k,
+        ng,
+        nr,
+        nmax,
+        seed,
+    );
+    // A compile-time class count lets the compiler unroll the per-class loops for common K.
+    let acc = match (k, covered) {
+        (2, true) => accumulate::<2, _>(Covered(g_tab.as_slice()), args),
+        (3, true) => accumulate::<3, _>(Covered(g_tab.as_slice()), args),
+        (4, true) => accumulate::<4, _>(Covered(g_tab.as_slice()), args),
+        (_, true) => accumulate::<0, _>(Covered(g_tab.as_slice()), args),
+        (_, false) => accumulate::<0, _>(&g_tab, args),
+    };
     let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
     for g in 0..ng {
         let ni = items[g] as f64;
@@ -173,16 +189,151 @@ pub(super) fn run(
             values[0][idx] = a.jsd / ni;
             values[2][idx] = a.kl / ni;
             values[3][idx] = a.maj / ni;
-            let constant = a.xmin == a.xmax || ymin[g] == ymax[g] || items[g] < 2;
+            // Undefined when either side is constant: exactly (all y equal), or x's variance is
+            // nothing but rounding (at N = 1 every x is exactly 0, so sxx = vx = 0).
+            let constant = ymin[g] == ymax[g] || items[g] < 2;
             if !constant {
                 let cov = a.sxy - a.sx * sy[g] / ni;
                 let vx = a.sxx - a.sx * a.sx / ni;
                 let vy = syy[g] - sy[g] * sy[g] / ni;
-                if vx > 0.0 && vy > 0.0 {
+                if vx > 1e-12 * a.sxx && vy > 0.0 {
                     values[1][idx] = (cov / libm::sqrt(vx * vy)).clamp(-1.0, 1.0);
                 }
             }
         }
     }
     (items, values)
+}
+
+/// `x ln x` for integers: a plain slice when the table covers every argument (checked once),
+/// else the table with its computing fallback.
+trait XLnX: Copy {
+    fn at(self, x: u64) -> f64;
+}
+
+#[derive(Clone, Copy)]
+struct Covered<'a>(&'a [f64]);
+
+impl XLnX for Covered<'_> {
+    #[inline(always)]
+    fn at(self, x: u64) -> f64 {
+        self.0[x as usize]
+    }
+}
+
+impl XLnX for &XLogX {
+    #[inline(always)]
+    fn at(self, x: u64) -> f64 {
+        self.get(x)
+    }
+}
+
+/// Tables shared by every item.
+struct Tables<'a> {
+    /// ln(c + 1 + α) − ln(c + α): the change of the KL sum when a class gets its (c+1)-th vote.
+    dla: &'a [f64],
+    ln_nka: &'a [f64],
+    ln_n: &'a [f64],
+    inv_n: &'a [f64],
+    inv_ties: &'a [f64],
+    grid_at: &'a [usize],
+}
+
+type Args<'a> = (
+    &'a VoteTable,
+    &'a [Item],
+    &'a [u16],
+    &'a Tables<'a>,
+    usize,
+    usize,
+    usize,
+    usize,
+    u64,
+);
+
+/// The loop over repeats. Each repeat is its own (never inlined) call: browsers compile wasm with a
+/// quick baseline tier first and switch to optimised code only at a function's *next* call, so one
+/// long call would run unoptimised to the end (measured: about 6× slower in Chromium).
+fn accumulate<const K: usize, G: XLnX>(gx: G, args: Args) -> Vec<Acc> {
+    let (ng, nr) = (args.5, args.6);
+    let mut acc = vec![ACC0; nr * ng];
+    let mut scratch: Vec<u16> = Vec::with_capacity(args.2.len());
+    for (r, row) in acc.chunks_exact_mut(ng).enumerate() {
+        one_repeat::<K, G>(gx, &args, r, row, &mut scratch);
+    }
+    acc
+}
+
+/// One repeat over every item and drawn vote. `K` is the class count when known at compile time
+/// (0 = use `k_dyn`), so the per-class loops unroll and lose their bounds checks.
+#[inline(never)]
+fn one_repeat<const K: usize, G: XLnX>(
+    gx: G,
+    args: &Args,
+    r: usize,
+    row: &mut [Acc],
+    scratch: &mut Vec<u16>,
+) {
+    let &(reference, items_pre, votes, t, k_dyn, _, _, nmax, seed) = args;
+    let k = if K == 0 { k_dyn } else { K };
+    let mut f = [0u32; MAX_CLASSES];
+    let mut c = [0u32; MAX_CLASSES];
+    for it in items_pre {
+        f[..k].copy_from_slice(reference.counts(it.row));
+        let m = it.m;
+        let mut rng = subsample_stream(seed, it.row, r as u32);
+        scratch.clear();
+        scratch.extend_from_slice(&votes[it.start..it.start + it.len]);
+        let (mp, top) = (it.len, nmax.min(it.len));
+        c[..k].iter_mut().for_each(|x| *x = 0);
+        let (mut s_c, mut t_kl) = (0.0, it.la0);
+        // Majority of the draw so far: its count, how many classes tie at it, and how many of
+        // those are in the reference majority (so the tie credit is hits / ties).
+        let (mut best, mut ties, mut hits) = (0u32, 0u32, 0u32);
+        for n in 1..=top {
+            let j = n - 1 + below(&mut rng, (mp - n + 1) as u32) as usize;
+            scratch.swap(n - 1, j);
+            let l = scratch[n - 1] as usize % MAX_CLASSES;
+            let cl = c[l] as usize;
+            s_c += gx.at(cl as u64 + 1) - gx.at(cl as u64);
+            t_kl += f[l] as f64 * t.dla[cl];
+            c[l] += 1;
+            let in_ref = ((it.ref_mask >> l) & 1) as u32;
+            if c[l] > best {
+                (best, ties, hits) = (c[l], 1, in_ref);
+            } else if c[l] == best {
+                ties += 1;
+                hits += in_ref;
+            }
+            let g = t.grid_at[n];
+            if g == usize::MAX {
+                continue;
+            }
+            let nn = n as u64;
+            let x = t.ln_n[n] - s_c * t.inv_n[n];
+            let kl = -it.h_ref - t_kl * it.inv_m + t.ln_nka[n];
+            let mut sg = 0.0;
+            for kk in 0..k {
+                sg += gx.at(c[kk] as u64 * m + f[kk] as u64 * nn);
+            }
+            // p_N = p_ref (JS exactly 0) needs n·f_k/M integral for every k, i.e. n a multiple
+            // of `it.n0`; only then are the counts compared.
+            let equal = n % it.n0 == 0 && (0..k).all(|kk| c[kk] as u64 * m == f[kk] as u64 * nn);
+            let jsd = if equal {
+                0.0
+            } else {
+                let inv_nm = t.inv_n[n] * it.inv_m;
+                let js = it.half_ln_4m + 0.5 * (t.ln_n[n] + s_c * t.inv_n[n]) + it.half_sf_over_m
+                    - 0.5 * sg * inv_nm;
+                libm::sqrt(js.max(0.0))
+            };
+            let a = &mut row[g];
+            a.jsd += jsd;
+            a.kl += kl;
+            a.maj += hits as f64 * t.inv_ties[ties as usize];
+            a.sx += x;
+            a.sxx += x * x;
+            a.sxy += x * it.y;
+        }
+    }
 }

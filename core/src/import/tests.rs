@@ -53,10 +53,18 @@ fn integral_decimals_accepted() {
     assert_eq!(t.counts(0), [3, 1]);
 }
 
+/// (input, expected line, expected column, check of the kind)
+type Case = (
+    &'static str,
+    Option<u64>,
+    Option<usize>,
+    fn(&ImportErrorKind) -> bool,
+);
+
 #[test]
 fn every_error_names_position_and_fix() {
     use ImportErrorKind as K;
-    let cases: Vec<(&str, Option<u64>, Option<usize>, fn(&K) -> bool)> = vec![
+    let cases: Vec<Case> = vec![
         ("", None, None, |k| *k == K::Empty),
         ("  \n\n", None, None, |k| *k == K::Empty),
         ("item_id,a,b\n", None, None, |k| *k == K::NoItems),

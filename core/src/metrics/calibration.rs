@@ -106,7 +106,7 @@ fn bin_of(x: f64, bins: usize) -> usize {
 /// (15 in the literature): Σ_b n_b/n |acc_b − conf_b|, conf = max_k p_k, correctness as tie credit.
 /// It penalises honest uncertainty on ambiguous items; see [`dist_ece`].
 pub fn ece(pred: &[f64], human: &[f64], k: usize, bins: usize) -> f64 {
-    binned_gap(pred, human, k, bins, |p, q| majority_agreement(p, q))
+    binned_gap(pred, human, k, bins, majority_agreement)
 }
 
 /// Dist-ECE: like ECE, but per confidence bin compares the mean confidence with the mean *human
