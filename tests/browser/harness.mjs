@@ -33,13 +33,16 @@ export function serve() {
 /** Debian's Chromium with the flags that work on these machines, in a fresh profile. */
 export async function browser() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-chromium-'));
-  return chromium.launchPersistentContext(profile, {
+  const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+  const close = ctx.close.bind(ctx);
+  ctx.close = async () => { await close(); fs.rmSync(profile, { recursive: true, force: true }); };
+  return ctx;
 }
 
 /** `annosat curves … --format csv` parsed into { `${n}/${metric}`: {mean, lo, hi} } (strings as printed). */
