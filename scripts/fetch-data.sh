@@ -2,7 +2,7 @@
 # fetch-data.sh - make the datasets available to tests and to the app, without committing them.
 #
 #   scripts/fetch-data.sh            ensure a data directory exists; print its path
-#   scripts/fetch-data.sh --app      also copy what the app serves into public/data/ (Trunk hook)
+#   scripts/fetch-data.sh --app      also bundle every dataset into public/data/ for the app (Trunk hook)
 #
 # Where data comes from, in order:
 #   1. $ANNOSAT_DATA, if set;
@@ -36,10 +36,8 @@ find_data() {
 
 data=$(find_data)
 if [ "${1:-}" = "--app" ]; then
-  # The app fetches these files at run time; public/data/ is git-ignored.
-  for d in chaosnli_snli chaosnli_mnli chaosnli_alphanli; do
-    mkdir -p "$root/public/data/$d"
-    install -m 644 "$data/$d/votes.csv" "$root/public/data/$d/votes.csv"
-  done
+  # The app fetches compact per-dataset files and an index from data/; public/data/ is git-ignored.
+  # `annosat bundle` builds them with the same core the app runs (statistics computed, not typed).
+  cargo run -q --release --locked -p annosat-trainer -- bundle --data "$data" --out "$root/public/data" >&2
 fi
 echo "$data"

@@ -1,100 +1,200 @@
-//! One metric-vs-N panel drawn with plotters on a canvas: the mean line, its 95% band over repeats,
-//! and a marker at the current N.
+//! Metric-vs-N panels (plotters): the mean over repeats, its 95% band, a marker at the current N and
+//! the labelled point where x% of the improvement is captured. One drawing function serves the
+//! canvas and the SVG export.
 
-use annosat_core::curves::{Curves, Metric};
+use crate::export;
+use crate::state::St;
+use annosat_core::curves::{Curves, Metric, Saturation};
 use leptos::html;
 use leptos::prelude::*;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-fn y_label(m: Metric) -> &'static str {
+pub const W: u32 = 640;
+pub const H: u32 = 340;
+
+pub fn title(m: Metric) -> &'static str {
     match m {
-        Metric::Jsd => "JS distance to p_full",
-        Metric::EntropyCorr => "Pearson r of H(p_N) vs H(p_full)",
-        Metric::Kl => "KL(p_full ‖ p̃_N) (nats)",
-        Metric::MajorityAgreement => "majority agreement (share)",
+        Metric::Jsd => "JS distance to p_full (lower is closer)",
+        Metric::EntropyCorr => "entropy correlation (ranking items by ambiguity)",
+        Metric::Kl => "KL(p_full ‖ p̃_N) in nats (distribution match)",
+        Metric::MajorityAgreement => "majority agreement with p_full",
     }
 }
 
-fn draw(
-    canvas: web_sys::HtmlCanvasElement,
-    curves: &Curves,
+fn y_desc(m: Metric) -> &'static str {
+    match m {
+        Metric::Jsd => "JS distance (nats, sqrt)",
+        Metric::EntropyCorr => "Pearson r",
+        Metric::Kl => "KL (nats)",
+        Metric::MajorityAgreement => "share of items",
+    }
+}
+
+/// Where the plotting area sits in pixels and how x maps to N (for the hover tooltip).
+#[derive(Clone, Copy, Debug)]
+pub struct Geom {
+    pub x0: i32,
+    pub x1: i32,
+    pub lo: f64,
+    pub hi: f64,
+    pub logx: bool,
+}
+
+impl Geom {
+    pub fn n_at(&self, px: f64) -> f64 {
+        let t = ((px - self.x0 as f64) / (self.x1 - self.x0).max(1) as f64).clamp(0.0, 1.0);
+        let v = self.lo + t * (self.hi - self.lo);
+        if self.logx {
+            10f64.powf(v)
+        } else {
+            v
+        }
+    }
+}
+
+/// Draws one panel; errors are plotters' (a canvas without a context, say).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Curves,
     m: Metric,
     n: u32,
-) -> Result<(), String> {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let pts = curves.points(m);
-    let defined: Vec<_> = pts.iter().filter(|p| p.mean.is_some()).collect();
-    let lo = defined
-        .iter()
-        .filter_map(|p| p.lo)
-        .fold(f64::INFINITY, f64::min)
-        .min(0.0);
-    let hi = defined
-        .iter()
-        .filter_map(|p| p.hi)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let hi = if hi > lo { hi * 1.05 } else { lo + 1.0 };
-    let x_max = *curves.grid.last().unwrap_or(&1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(m.name(), ("sans-serif", 18))
-        .margin(12)
-        .margin_right(24)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(1f64..x_max, lo..hi)
-        .map_err(|e| e.to_string())?;
+    sat: Saturation,
+    logx: bool,
+) -> Result<Geom, String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let fx = |n: f64| if logx { n.log10() } else { n };
+    let pts: Vec<_> = c.points(m).into_iter().filter(|p| p.mean.is_some()).collect();
+    let lo = pts.iter().filter_map(|p| p.lo).fold(f64::INFINITY, f64::min).min(0.0);
+    let hi = pts.iter().filter_map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
+    let hi = if hi > lo { hi + 0.05 * (hi - lo) } else { lo + 1.0 };
+    let x_max = *c.grid.last().unwrap_or(&1) as f64;
+    let (xa, xb) = (fx(1.0), fx(x_max.max(2.0)));
+    let mut chart = ChartBuilder::on(root)
+        .caption(title(m), ("sans-serif", 16))
+        .margin(10)
+        .margin_right(22)
+        .x_label_area_size(38)
+        .y_label_area_size(58)
+        .build_cartesian_2d(xa..xb, lo..hi)
+        .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc("annotators per item (N)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc(if logx { "annotators per item N (log scale)" } else { "annotators per item N" })
+        .y_desc(y_desc(m))
+        .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
         .y_label_formatter(&|y| format!("{y:.2}"))
-        .y_desc(y_label(m))
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(RGBColor(236, 236, 236))
         .draw()
-        .map_err(|e| e.to_string())?;
+        .map_err(e)?;
     let blue = RGBColor(37, 99, 235);
-    let band: Vec<(f64, f64)> = defined
+    let band: Vec<(f64, f64)> = pts
         .iter()
-        .map(|p| (p.n as f64, p.hi.unwrap()))
-        .chain(defined.iter().rev().map(|p| (p.n as f64, p.lo.unwrap())))
+        .map(|p| (fx(p.n as f64), p.hi.unwrap_or(0.0)))
+        .chain(pts.iter().rev().map(|p| (fx(p.n as f64), p.lo.unwrap_or(0.0))))
         .collect();
+    chart.draw_series(std::iter::once(Polygon::new(band, blue.mix(0.2)))).map_err(e)?;
     chart
-        .draw_series(std::iter::once(Polygon::new(band, blue.mix(0.18))))
-        .map_err(|e| e.to_string())?;
-    chart
-        .draw_series(LineSeries::new(
-            defined.iter().map(|p| (p.n as f64, p.mean.unwrap())),
-            blue.stroke_width(2),
-        ))
-        .map_err(|e| e.to_string())?;
+        .draw_series(LineSeries::new(pts.iter().map(|p| (fx(p.n as f64), p.mean.unwrap_or(0.0))), blue.stroke_width(2)))
+        .map_err(e)?;
+    if let Some(sn) = sat.n {
+        let green = RGBColor(22, 163, 74);
+        let x = fx(sn as f64);
+        chart.draw_series(DashedLineSeries::new([(x, lo), (x, hi)], 6, 4, green.stroke_width(2))).map_err(e)?;
+        let label = format!("{:.0}% by N={sn}", sat.x * 100.0);
+        chart
+            .draw_series(std::iter::once(Text::new(label, (x, hi - 0.06 * (hi - lo)), ("sans-serif", 14).into_font().color(&green))))
+            .map_err(e)?;
+    }
     let red = RGBColor(220, 38, 38);
-    chart
-        .draw_series(LineSeries::new(
-            [(n as f64, lo), (n as f64, hi)],
-            red.stroke_width(2),
-        ))
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
+    chart.draw_series(LineSeries::new([(fx(n as f64), lo), (fx(n as f64), hi)], red.stroke_width(2))).map_err(e)?;
+    let (px, _) = chart.plotting_area().get_pixel_range();
+    root.present().map_err(e)?;
+    Ok(Geom { x0: px.start, x1: px.end, lo: xa, hi: xb, logx })
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "undefined".into())
 }
 
 #[component]
-pub fn CurveChart(curves: Arc<Curves>, metric: Metric, n: ReadSignal<u32>) -> impl IntoView {
+pub fn CurveChart(metric: Metric) -> impl IntoView {
+    let st = expect_context::<St>();
     let canvas = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        let n = n.get();
-        if let Some(c) = canvas.get() {
-            if let Err(e) = draw(c, &curves, metric, n) {
-                leptos::logging::error!("chart {}: {e}", metric.name());
+    let geom: Arc<Mutex<Option<Geom>>> = Arc::new(Mutex::new(None));
+    let (tip, set_tip) = signal(None::<(f64, String)>);
+    let sat = move || {
+        let x = st.x.get() as f64 / 100.0;
+        st.curves.with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
+    };
+    {
+        let geom = geom.clone();
+        Effect::new(move |_| {
+            let (n, logx, s) = (st.n.get(), st.logx.get(), sat());
+            let Some(c) = st.curves.get() else { return };
+            let (Some(el), Some(s)) = (canvas.get(), s) else { return };
+            let Some(backend) = CanvasBackend::with_canvas_object(el) else { return };
+            match draw(&backend.into_drawing_area(), &c, metric, n, s, logx) {
+                Ok(g) => *geom.lock().unwrap() = Some(g),
+                Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
+            }
+        });
+    }
+    let on_move = {
+        let geom = geom.clone();
+        move |ev: web_sys::MouseEvent| {
+            let Some(el) = canvas.get() else { return };
+            let Some(g) = *geom.lock().unwrap() else { return };
+            let scale = el.width() as f64 / el.client_width().max(1) as f64;
+            let px = ev.offset_x() as f64 * scale;
+            let Some(c) = st.curves.get_untracked() else { return };
+            let n = g.n_at(px).round().max(1.0) as u32;
+            let text = match c.point(metric, n) {
+                Some(p) => format!("N={n}: {} (95%: {} – {})", fmt(p.mean), fmt(p.lo), fmt(p.hi)),
+                None => format!("N={n}: no data"),
+            };
+            set_tip.set(Some((ev.offset_x() as f64, text)));
+        }
+    };
+    let export_png = move |_| {
+        if let Some(el) = canvas.get() {
+            if let Ok(url) = el.to_data_url() {
+                export::download_url(&url, &format!("annosat-{}-{}.png", st.dataset.get_untracked(), metric.name()));
             }
         }
-    });
+    };
+    let export_svg = move |_| {
+        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat()) else { return };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+            let _ = draw(&root, &c, metric, st.n.get_untracked(), s, st.logx.get_untracked());
+        }
+        export::download_text(&svg, "image/svg+xml", &format!("annosat-{}-{}.svg", st.dataset.get_untracked(), metric.name()));
+    };
+    let selected = move || st.metric.get() == metric;
     view! {
-        <figure class="chart">
-            <canvas node_ref=canvas width="640" height="340" data-metric=metric.name()></canvas>
+        <figure class="chart" class:selected=selected data-metric=metric.name()>
+            <div class="chart-wrap">
+                <canvas
+                    node_ref=canvas
+                    width=W.to_string()
+                    height=H.to_string()
+                    data-metric=metric.name()
+                    aria-label=title(metric)
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| set_tip.set(None)
+                    on:click=move |_| st.metric.set(metric)
+                ></canvas>
+                {move || tip.get().map(|(x, t)| view! { <div class="tooltip" style=format!("left:{x:.0}px")>{t}</div> })}
+            </div>
+            <figcaption>
+                <button class="link" on:click=export_png data-export="png">"PNG"</button>
+                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
+            </figcaption>
         </figure>
     }
 }

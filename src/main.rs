@@ -1,12 +1,17 @@
 //! annosat explorer: a Leptos (client-side rendered) app compiled to WebAssembly by Trunk.
 //!
-//! It loads a vote file, runs the shared core's curve computation in the browser, and shows the
-//! target-side saturation curves with an annotator-budget slider N. Everything numeric comes from
-//! `annosat-core`, the same code the `annosat` CLI runs, so the two agree exactly for a given seed.
+//! The page holds state and draws; the worker (`src/worker.rs`) parses data and computes curves
+//! with `annosat-core`, the same code the `annosat` CLI runs, so the numbers agree exactly.
 
 mod app;
+mod bridge;
 mod chart;
 mod data;
+mod export;
+mod items_view;
+mod state;
+mod upload;
+mod url;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -9,16 +9,19 @@
 //! - [`sample`]: seeded, portable subsampling without replacement and held-out annotator splits.
 //! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
 //! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
+//! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
 //!
 //! Not here: reading files (callers pass bytes), plotting, training.
 
+pub mod bundle;
 pub mod curves;
 pub mod import;
 pub mod logtable;
 pub mod metrics;
 pub mod sample;
+pub mod summary;
 pub mod votes;
 
 pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};
-pub use import::{parse_votes, ImportError, ImportErrorKind, ImportOptions, ImportReport};
+pub use import::{parse_votes, parse_votes_with_progress, ImportError, ImportErrorKind, ImportOptions, ImportReport};
 pub use votes::{Annotation, VoteTable};

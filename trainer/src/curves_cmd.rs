@@ -4,7 +4,6 @@ use annosat_core::curves::{compute, CurveConfig, Curves, Metric, Reference};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -77,7 +76,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     report_left_out(&table, &curves);
     let out = match a.format {
-        Format::Csv => to_csv(&curves),
+        Format::Csv => curves.to_csv(),
         Format::Json => serde_json::to_string_pretty(&to_json(&curves, &cfg, a.target))? + "\n",
     };
     print!("{out}");
@@ -105,30 +104,6 @@ fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
             short.join(", ")
         );
     }
-}
-
-fn cell(v: Option<f64>) -> String {
-    v.map(|x| x.to_string()).unwrap_or_default()
-}
-
-/// Exactly `n,metric,mean,lo,hi`, one row per N and metric; full precision (shortest round-trip).
-pub fn to_csv(c: &Curves) -> String {
-    let mut s = String::from("n,metric,mean,lo,hi\n");
-    for g in 0..c.grid.len() {
-        for m in Metric::ALL {
-            let p = c.point_at(m, g);
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{}",
-                p.n,
-                m.name(),
-                cell(p.mean),
-                cell(p.lo),
-                cell(p.hi)
-            );
-        }
-    }
-    s
 }
 
 fn to_json(c: &Curves, cfg: &CurveConfig, target: f64) -> serde_json::Value {

@@ -2,8 +2,10 @@
 //!
 //! `curves` computes target-side saturation curves for any vote file (the same core code the app
 //! runs in the browser); `distance` prints per-item metrics between two vote files (used to
-//! cross-check the core against an independent numpy implementation).
+//! cross-check the core against an independent numpy implementation); `bundle` prepares the
+//! datasets the app serves.
 
+mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
 
@@ -27,6 +29,8 @@ enum Command {
     Curves(curves_cmd::Args),
     /// Per-item entropy, KL and JS distance between two vote files with the same items and classes.
     Distance(distance_cmd::Args),
+    /// Turn dataset folders into the compact files and index.json the web app fetches.
+    Bundle(bundle_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Curves(a) => curves_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
+        Command::Bundle(a) => bundle_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -82,6 +82,7 @@ pub(super) fn run(
     repeats: u32,
     seed: u64,
     alpha: f64,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> (Vec<u32>, [Vec<f64>; 4]) {
     let k = pool.num_classes();
     let (ng, nr) = (grid.len(), repeats as usize);
@@ -171,11 +172,11 @@ pub(super) fn run(
     );
     // A compile-time class count lets the compiler unroll the per-class loops for common K.
     let acc = match (k, covered) {
-        (2, true) => accumulate::<2, _>(Covered(g_tab.as_slice()), args),
-        (3, true) => accumulate::<3, _>(Covered(g_tab.as_slice()), args),
-        (4, true) => accumulate::<4, _>(Covered(g_tab.as_slice()), args),
-        (_, true) => accumulate::<0, _>(Covered(g_tab.as_slice()), args),
-        (_, false) => accumulate::<0, _>(&g_tab, args),
+        (2, true) => accumulate::<2, _>(Covered(g_tab.as_slice()), args, progress),
+        (3, true) => accumulate::<3, _>(Covered(g_tab.as_slice()), args, progress),
+        (4, true) => accumulate::<4, _>(Covered(g_tab.as_slice()), args, progress),
+        (_, true) => accumulate::<0, _>(Covered(g_tab.as_slice()), args, progress),
+        (_, false) => accumulate::<0, _>(&g_tab, args, progress),
     };
     let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
     for g in 0..ng {
@@ -254,12 +255,13 @@ type Args<'a> = (
 /// The loop over repeats. Each repeat is its own (never inlined) call: browsers compile wasm with a
 /// quick baseline tier first and switch to optimised code only at a function's *next* call, so one
 /// long call would run unoptimised to the end (measured: about 6× slower in Chromium).
-fn accumulate<const K: usize, G: XLnX>(gx: G, args: Args) -> Vec<Acc> {
+fn accumulate<const K: usize, G: XLnX>(gx: G, args: Args, progress: &mut dyn FnMut(usize, usize)) -> Vec<Acc> {
     let (ng, nr) = (args.5, args.6);
     let mut acc = vec![ACC0; nr * ng];
     let mut scratch: Vec<u16> = Vec::with_capacity(args.2.len());
     for (r, row) in acc.chunks_exact_mut(ng).enumerate() {
         one_repeat::<K, G>(gx, &args, r, row, &mut scratch);
+        progress(r + 1, nr);
     }
     acc
 }

@@ -18,11 +18,14 @@
 //! metric sums are updated incrementally, and all logs are integer table look-ups.
 
 mod engine;
+mod export;
+mod items;
 mod saturation;
 
+pub use items::{item_draws, ItemDraw};
 pub use saturation::Saturation;
 
-use crate::sample::split_heldout;
+use crate::sample::{split_heldout, HeldOutSplit};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
 
@@ -141,8 +144,25 @@ pub struct Curves {
     /// Items left out of every N because a held-out split needs at least 2 votes.
     pub heldout_excluded: u32,
     pub alpha: f64,
-    /// `values[metric][g * repeats + r]`; NaN marks an undefined value.
+    /// `values[metric][g * repeats + r]`; NaN marks an undefined value (null in JSON).
+    #[serde(with = "nan_as_null")]
     values: [Vec<f64>; 4],
+}
+
+/// JSON has no NaN: undefined values travel as `null` and come back as NaN.
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Vec<f64>; 4], s: S) -> Result<S::Ok, S::Error> {
+        let o: Vec<Vec<Option<f64>>> = v.iter().map(|m| m.iter().map(|x| (!x.is_nan()).then_some(*x)).collect()).collect();
+        o.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[Vec<f64>; 4], D::Error> {
+        let o: Vec<Vec<Option<f64>>> = Vec::deserialize(d)?;
+        let v: Vec<Vec<f64>> = o.into_iter().map(|m| m.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()).collect();
+        v.try_into().map_err(|_| serde::de::Error::custom("expected 4 metrics"))
+    }
 }
 
 impl Curves {
@@ -212,8 +232,28 @@ pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
 }
 
+/// The held-out split a configuration asks for (`None`: compare with the full table).
+pub(crate) fn split_for(table: &VoteTable, cfg: &CurveConfig) -> Result<Option<HeldOutSplit>, CurveError> {
+    match cfg.reference {
+        Reference::Full => Ok(None),
+        Reference::HeldOut { fraction } if fraction > 0.0 && fraction < 1.0 => {
+            Ok(Some(split_heldout(table, fraction, cfg.seed)))
+        }
+        Reference::HeldOut { fraction } => Err(CurveError::BadFraction(fraction)),
+    }
+}
+
 /// Computes the curves. The reference is the full table or a held-out split of it.
 pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveError> {
+    compute_with_progress(table, cfg, &mut |_, _| {})
+}
+
+/// [`compute`], calling `progress(done, total)` after each repeat (the app's progress bar).
+pub fn compute_with_progress(
+    table: &VoteTable,
+    cfg: &CurveConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Curves, CurveError> {
     if cfg.repeats == 0 {
         return Err(CurveError::NoRepeats);
     }
@@ -222,16 +262,10 @@ pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveErro
     if !(alpha.is_finite() && alpha > 0.0) {
         return Err(CurveError::BadAlpha(alpha));
     }
-    let split;
-    let (pool, reference, heldout_excluded) = match cfg.reference {
-        Reference::Full => (table, table, 0),
-        Reference::HeldOut { fraction } => {
-            if !(fraction > 0.0 && fraction < 1.0) {
-                return Err(CurveError::BadFraction(fraction));
-            }
-            split = split_heldout(table, fraction, cfg.seed);
-            (&split.a, &split.b, split.excluded.len() as u32)
-        }
+    let split = split_for(table, cfg)?;
+    let (pool, reference, heldout_excluded) = match &split {
+        None => (table, table, 0),
+        Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
     };
     let max_votes = pool.max_total();
     let mut grid: Vec<u32> = if cfg.grid.is_empty() {
@@ -248,7 +282,7 @@ pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveErro
     if grid.is_empty() {
         return Err(CurveError::NothingToCompute { max_votes });
     }
-    let (items, values) = engine::run(pool, reference, &grid, cfg.repeats, cfg.seed, alpha);
+    let (items, values) = engine::run(pool, reference, &grid, cfg.repeats, cfg.seed, alpha, progress);
     Ok(Curves {
         grid,
         repeats: cfg.repeats,
@@ -261,3 +295,17 @@ pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveErro
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_keeps_undefined_values() {
+        let t = VoteTable::new(vec!["a".into(), "b".into()], vec!["x".into(), "y".into()], vec![3, 1, 1, 3]);
+        let c = compute(&t, &CurveConfig { repeats: 3, ..Default::default() }).unwrap();
+        let back: Curves = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back.point(Metric::EntropyCorr, 1).unwrap().mean, None);
+        assert_eq!(back.to_csv(), c.to_csv());
+    }
+}

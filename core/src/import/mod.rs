@@ -43,7 +43,18 @@ pub fn parse_votes(
     bytes: &[u8],
     opts: &ImportOptions,
 ) -> Result<(VoteTable, ImportReport), ImportError> {
+    parse_votes_with_progress(bytes, opts, &mut |_| {})
+}
+
+/// [`parse_votes`], calling `progress(fraction of bytes read)` every 64k rows (for big uploads).
+pub fn parse_votes_with_progress(
+    bytes: &[u8],
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(VoteTable, ImportReport), ImportError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let len = bytes.len().max(1) as f64;
+    let mut seen = 0usize;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ImportError::whole(ImportErrorKind::Empty));
     }
@@ -62,6 +73,10 @@ pub fn parse_votes(
     let lower: Vec<String> = header.iter().map(|s| s.to_ascii_lowercase()).collect();
     let rows = records.map(|r| {
         r.map_err(csv_error).map(|rec| {
+            seen += 1;
+            if seen % 65_536 == 0 {
+                progress(rec.position().map(|p| p.byte() as f64 / len).unwrap_or(0.0));
+            }
             let line = rec.position().map(|p| p.line()).unwrap_or(0);
             (line, rec)
         })

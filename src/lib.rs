@@ -1,0 +1,5 @@
+//! Shared by the two wasm binaries of the explorer: the page (`annosat-app`, src/main.rs) and the
+//! worker that runs the heavy core work off the main thread (`annosat-worker`).
+
+pub mod protocol;
+pub mod worker;

@@ -1,0 +1,46 @@
+//! Messages between the page and the worker. Each message is a JS array `[json, bytes?]`: the
+//! request or response as JSON, plus the raw file bytes for a load (kept binary: uploads can be
+//! tens of megabytes). Every request carries an id so the page can drop stale answers.
+
+use annosat_core::curves::{CurveConfig, Curves, ItemDraw};
+use annosat_core::summary::Summary;
+use serde::{Deserialize, Serialize};
+
+/// How the bytes of a load are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Format {
+    /// A bundled dataset (`annosat bundle`).
+    Bundle,
+    /// A user's CSV (wide or long).
+    Csv,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Request {
+    /// Parse the attached bytes; on success they become the worker's current table.
+    Load { id: u64, format: Format },
+    /// Curves of the current table.
+    Compute { id: u64, config: CurveConfig },
+    /// One draw per item at N (repeat 0 of the curves), for the per-item view.
+    Items { id: u64, config: CurveConfig, n: u32 },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Response {
+    /// The worker's wasm is up; messages sent before this would be lost.
+    Ready,
+    /// `stage` is "parse" or "compute"; `done` in 0..=1.
+    Progress { id: u64, stage: String, done: f64 },
+    Loaded { id: u64, summary: Summary, notes: Vec<String> },
+    Curves { id: u64, curves: Curves, ms: f64 },
+    Items { id: u64, n: u32, rows: Vec<ItemDraw> },
+    Error { id: u64, message: String },
+}
+
+impl Request {
+    pub fn id(&self) -> u64 {
+        match self {
+            Request::Load { id, .. } | Request::Compute { id, .. } | Request::Items { id, .. } => *id,
+        }
+    }
+}

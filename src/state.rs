@@ -1,0 +1,169 @@
+//! The page's state: signals for what the user chose (mirrored in the URL) and what the worker
+//! sent back, plus the functions that turn a choice into worker requests.
+
+use crate::bridge;
+use annosat_app::protocol::{Format, Request, Response};
+use annosat_core::bundle::IndexEntry;
+use annosat_core::curves::{CurveConfig, Curves, ItemDraw, Metric, Reference};
+use annosat_core::summary::Summary;
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Repeats per N: the same default as `annosat curves`.
+pub const REPEATS: u32 = 50;
+/// Held-out share of each item's annotators when the toggle is on (as `--heldout 0.2`).
+pub const HELDOUT: f64 = 0.2;
+pub const DEFAULT_DATASET: &str = "chaosnli_snli";
+pub const UPLOADED: &str = "uploaded";
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Idle,
+    Busy { stage: String, done: f64 },
+    Failed(String),
+}
+
+/// All signals; `Copy`, provided as context.
+#[derive(Clone, Copy)]
+pub struct St {
+    pub index: RwSignal<Vec<IndexEntry>>,
+    pub dataset: RwSignal<String>,
+    pub upload_name: RwSignal<Option<String>>,
+    pub upload_error: RwSignal<Option<String>>,
+    pub summary: RwSignal<Option<Summary>>,
+    pub notes: RwSignal<Vec<String>>,
+    pub n: RwSignal<u32>,
+    pub x: RwSignal<u32>,
+    pub heldout: RwSignal<bool>,
+    pub seed: RwSignal<u64>,
+    pub metric: RwSignal<Metric>,
+    pub logx: RwSignal<bool>,
+    pub status: RwSignal<Status>,
+    pub curves: RwSignal<Option<Arc<Curves>>>,
+    pub compute_ms: RwSignal<f64>,
+    pub items: RwSignal<Option<(u32, Arc<Vec<ItemDraw>>)>>,
+    pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
+}
+
+thread_local! {
+    static LATEST_LOAD: Cell<u64> = const { Cell::new(0) };
+    static LATEST_COMPUTE: Cell<u64> = const { Cell::new(0) };
+    static LATEST_ITEMS: Cell<u64> = const { Cell::new(0) };
+    static LOAD_IS_UPLOAD: Cell<bool> = const { Cell::new(false) };
+}
+
+impl St {
+    pub fn new() -> St {
+        St {
+            index: RwSignal::new(Vec::new()),
+            dataset: RwSignal::new(DEFAULT_DATASET.into()),
+            upload_name: RwSignal::new(None),
+            upload_error: RwSignal::new(None),
+            summary: RwSignal::new(None),
+            notes: RwSignal::new(Vec::new()),
+            n: RwSignal::new(10),
+            x: RwSignal::new(90),
+            heldout: RwSignal::new(false),
+            seed: RwSignal::new(42),
+            metric: RwSignal::new(Metric::Kl),
+            logx: RwSignal::new(false),
+            status: RwSignal::new(Status::Busy { stage: "loading".into(), done: 0.0 }),
+            curves: RwSignal::new(None),
+            compute_ms: RwSignal::new(0.0),
+            items: RwSignal::new(None),
+            texts: RwSignal::new(None),
+        }
+    }
+
+    pub fn config(&self) -> CurveConfig {
+        CurveConfig {
+            grid: Vec::new(),
+            repeats: REPEATS,
+            seed: self.seed.get_untracked(),
+            alpha: None,
+            reference: if self.heldout.get_untracked() { Reference::HeldOut { fraction: HELDOUT } } else { Reference::Full },
+        }
+    }
+
+    pub fn entry(&self, name: &str) -> Option<IndexEntry> {
+        self.index.with_untracked(|i| i.iter().find(|e| e.name == name).cloned())
+    }
+
+    /// Sends a dataset's bytes to the worker; `upload` marks a user file (errors shown inline).
+    pub fn load(&self, format: Format, bytes: js_sys::Uint8Array, upload: bool) {
+        LOAD_IS_UPLOAD.with(|c| c.set(upload));
+        self.status.set(Status::Busy { stage: "parse".into(), done: 0.0 });
+        let id = bridge::load(format, bytes);
+        LATEST_LOAD.with(|c| c.set(id));
+    }
+
+    pub fn compute(&self) {
+        let config = self.config();
+        self.status.set(Status::Busy { stage: "compute".into(), done: 0.0 });
+        let id = bridge::compute(|id| Request::Compute { id, config });
+        LATEST_COMPUTE.with(|c| c.set(id));
+    }
+
+    pub fn request_items(&self) {
+        let (config, n) = (self.config(), self.n.get_untracked());
+        let id = bridge::ask(|id| Request::Items { id, config, n });
+        LATEST_ITEMS.with(|c| c.set(id));
+    }
+
+    /// Applies one worker response; stale answers (older ids) are dropped.
+    pub fn on_response(&self, r: Response) {
+        let latest = |c: &'static std::thread::LocalKey<Cell<u64>>| c.with(|c| c.get());
+        match r {
+            Response::Ready => {}
+            Response::Progress { id, stage, done } => {
+                if id == latest(&LATEST_LOAD) || id == latest(&LATEST_COMPUTE) {
+                    self.status.set(Status::Busy { stage, done });
+                }
+            }
+            Response::Loaded { id, summary, notes } => {
+                if id != latest(&LATEST_LOAD) {
+                    return;
+                }
+                if LOAD_IS_UPLOAD.with(|c| c.get()) {
+                    self.dataset.set(UPLOADED.into());
+                    self.texts.set(None);
+                    self.upload_error.set(None);
+                }
+                let max = summary.votes_max.max(1);
+                self.n.update(|n| *n = (*n).clamp(1, max));
+                self.summary.set(Some(summary));
+                self.notes.set(notes);
+                if latest(&LATEST_COMPUTE) < id {
+                    self.compute();
+                }
+            }
+            Response::Curves { id, curves, ms } => {
+                if id == latest(&LATEST_COMPUTE) {
+                    let max = *curves.grid.last().unwrap_or(&1);
+                    self.n.update(|n| *n = (*n).clamp(1, max));
+                    self.curves.set(Some(Arc::new(curves)));
+                    self.compute_ms.set(ms);
+                    self.status.set(Status::Idle);
+                    self.request_items();
+                }
+            }
+            Response::Items { id, n, rows } => {
+                if id == latest(&LATEST_ITEMS) {
+                    self.items.set(Some((n, Arc::new(rows))));
+                }
+            }
+            Response::Error { id, message } => {
+                if id == latest(&LATEST_LOAD) && LOAD_IS_UPLOAD.with(|c| c.get()) {
+                    // A bad upload: say why, keep showing what was there, restore the worker's data.
+                    self.upload_error.set(Some(message));
+                    self.status.set(Status::Idle);
+                    bridge::reload_good();
+                } else if id == latest(&LATEST_LOAD) || id == latest(&LATEST_COMPUTE) {
+                    self.status.set(Status::Failed(message));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Bringing your own votes: drag and drop or a file picker. The file is read in the tab and parsed
+//! in the worker; nothing is sent anywhere.
+
+use crate::state::St;
+use annosat_app::protocol::Format;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Reads a picked or dropped file and hands its bytes to the worker.
+fn take_file(st: St, file: web_sys::File) {
+    st.upload_name.set(Some(file.name()));
+    st.upload_error.set(None);
+    leptos::task::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => st.load(Format::Csv, js_sys::Uint8Array::new(&buf), true),
+            Err(_) => st.upload_error.set(Some("the browser could not read that file; try again".into())),
+        }
+    });
+}
+
+#[component]
+pub fn Upload() -> impl IntoView {
+    let st = expect_context::<St>();
+    let (over, set_over) = signal(false);
+    let on_pick = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            take_file(st, f);
+        }
+        input.set_value("");
+    };
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        set_over.set(false);
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
+            take_file(st, f);
+        }
+    };
+    view! {
+        <div
+            class="dropzone"
+            class:over=over
+            on:dragover=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                set_over.set(true);
+            }
+            on:dragleave=move |_| set_over.set(false)
+            on:drop=on_drop
+        >
+            <label for="upload">"Your own votes: drop a CSV here or "</label>
+            <input id="upload" type="file" accept=".csv,.tsv,.txt,text/csv" on:change=on_pick />
+            <p class="hint">
+                "Wide " <code>"item_id,<class_1>,…"</code> " with counts, or long "
+                <code>"item_id,annotator_id,label"</code> "; comma, semicolon or tab. "
+                <a href="sample_votes.csv" download="sample_votes.csv" id="sample">"Download a sample"</a>
+                ". The file stays in this tab."
+            </p>
+            {move || st.upload_error.get().map(|e| view! { <p class="error" id="upload-error" role="alert">{e}</p> })}
+        </div>
+    }
+}
+
+/// The element that fired `ev`, as `T`.
+fn event_target<T: JsCast>(ev: &leptos::ev::Event) -> T {
+    ev.target().expect("event has a target").unchecked_into()
+}

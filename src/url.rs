@@ -1,0 +1,53 @@
+//! The URL as the source of truth for a shareable view:
+//! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1`.
+
+use crate::state::{St, UPLOADED};
+use annosat_core::curves::Metric;
+use leptos::prelude::*;
+
+fn params() -> Vec<(String, String)> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), js_sys::decode_uri_component(v).ok().and_then(|s| s.as_string()).unwrap_or_default()))
+        .collect()
+}
+
+/// Reads the URL into the state; returns the dataset it names (None: "uploaded", which is not kept).
+pub fn read(st: &St) -> Option<String> {
+    let mut dataset = None;
+    for (k, v) in params() {
+        match k.as_str() {
+            "dataset" => dataset = Some(v),
+            "n" => v.parse().into_iter().for_each(|n: u32| st.n.set(n.max(1))),
+            "x" => v.parse().into_iter().for_each(|x: u32| st.x.set(x.clamp(50, 99))),
+            "heldout" => st.heldout.set(v == "1"),
+            "seed" => v.parse().into_iter().for_each(|s| st.seed.set(s)),
+            "metric" => Metric::from_name(&v).into_iter().for_each(|m| st.metric.set(m)),
+            "logx" => st.logx.set(v == "1"),
+            _ => {}
+        }
+    }
+    dataset.filter(|d| d != UPLOADED)
+}
+
+/// Keeps the address bar in step with the state (replaceState: no history spam while dragging).
+pub fn sync(st: St) {
+    Effect::new(move |_| {
+        let q = format!(
+            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}",
+            js_sys::encode_uri_component(&st.dataset.get()),
+            st.n.get(),
+            st.x.get(),
+            st.heldout.get() as u8,
+            st.seed.get(),
+            st.metric.get().name(),
+            st.logx.get() as u8
+        );
+        if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
+        }
+    });
+}

@@ -1,0 +1,13 @@
+import { serve, browser } from './harness.mjs';
+const s = await serve(); const b = await browser(); const p = await b.newPage();
+p.on('console', m => console.log('console:', m.text()));
+p.on('pageerror', e => console.log('pageerror:', String(e)));
+await p.goto(s.url + (process.argv[2] || ''));
+await p.locator('#status[data-state="idle"]').waitFor({timeout:60000}).catch(e => console.log('no idle', e.message));
+await p.waitForTimeout(500);
+console.log(await p.locator('#status').textContent());
+console.log(p.url());
+await p.screenshot({ path: '/tmp/annosat-screenshots/full.png', fullPage: true });
+await p.setViewportSize({ width: 400, height: 800 });
+await p.screenshot({ path: '/tmp/annosat-screenshots/narrow.png', fullPage: false });
+await b.close(); await s.close();
