@@ -15,7 +15,8 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     let wanted = url::read(&st);
     if let Err(e) = bridge::init(move |r| st.on_response(r)) {
-        st.status.set(Status::Failed(format!("cannot start the worker: {e:?}")));
+        st.status
+            .set(Status::Failed(format!("cannot start the worker: {e:?}")));
     }
     leptos::task::spawn_local(async move {
         match data::fetch_index().await {
@@ -81,12 +82,19 @@ fn DataCard() -> impl IntoView {
             .get()
             .into_iter()
             .map(|e| {
-                let label = format!("{} ({} items, {} votes/item)", e.name, e.summary.items, e.summary.votes_median);
+                let label = format!(
+                    "{} ({} items, {} votes/item)",
+                    e.name, e.summary.items, e.summary.votes_median
+                );
                 let sel = e.name == st.dataset.get();
                 view! { <option value=e.name.clone() selected=sel>{label}</option> }
             })
             .collect::<Vec<_>>();
-        if let Some(name) = st.upload_name.get().filter(|_| st.dataset.get() == UPLOADED) {
+        if let Some(name) = st
+            .upload_name
+            .get()
+            .filter(|_| st.dataset.get() == UPLOADED)
+        {
             v.push(view! { <option value=UPLOADED.to_string() selected=true>{format!("uploaded: {name}")}</option> });
         }
         v
@@ -119,7 +127,11 @@ fn DataCard() -> impl IntoView {
 #[component]
 fn Controls() -> impl IntoView {
     let st = expect_context::<St>();
-    let max_n = move || st.curves.with(|c| c.as_ref().and_then(|c| c.grid.last().copied())).unwrap_or(1);
+    let max_n = move || {
+        st.curves
+            .with(|c| c.as_ref().and_then(|c| c.grid.last().copied()))
+            .unwrap_or(1)
+    };
     let set_n = move |v: String| {
         if let Ok(v) = v.trim().parse::<u32>() {
             st.n.set(v.clamp(1, max_n()));
@@ -133,7 +145,11 @@ fn Controls() -> impl IntoView {
     };
     let export_csv = move |_| {
         if let Some(c) = st.curves.get_untracked() {
-            export::download_text(&c.to_csv(), "text/csv", &format!("annosat-{}-curves.csv", st.dataset.get_untracked()));
+            export::download_text(
+                &c.to_csv(),
+                "text/csv",
+                &format!("annosat-{}-curves.csv", st.dataset.get_untracked()),
+            );
         }
     };
     view! {
@@ -167,7 +183,8 @@ fn Controls() -> impl IntoView {
 #[component]
 fn StatusLine() -> impl IntoView {
     let st = expect_context::<St>();
-    move || match st.status.get() {
+    move || {
+        match st.status.get() {
         Status::Idle => {
             let items = st.curves.with(|c| c.as_ref().map(|c| c.items.first().copied().unwrap_or(0))).unwrap_or(0);
             view! { <p class="status" id="status" data-state="idle">{format!("{items} items, 50 repeats per N, seed {}; computed in {:.0} ms in a worker.", st.seed.get(), st.compute_ms.get())}</p> }.into_any()
@@ -177,6 +194,7 @@ fn StatusLine() -> impl IntoView {
                 <progress max="1" value=done></progress></p>
         }.into_any(),
         Status::Failed(e) => view! { <p class="error" id="status" data-state="error" role="alert">{e}</p> }.into_any(),
+    }
     }
 }
 
@@ -202,7 +220,10 @@ fn SummaryCard() -> impl IntoView {
             .map(|m| {
                 let s = c.saturation(m, x);
                 let text = match (s.n, s.lo, s.hi) {
-                    (Some(n), Some(lo), Some(hi)) => format!("{}% of the improvement by N = {n} (95% interval {lo}–{hi})", st.x.get()),
+                    (Some(n), Some(lo), Some(hi)) => format!(
+                        "{}% of the improvement by N = {n} (95% interval {lo}–{hi})",
+                        st.x.get()
+                    ),
                     (Some(n), _, _) => format!("{}% of the improvement by N = {n}", st.x.get()),
                     _ => "does not saturate within the data".into(),
                 };
@@ -219,17 +240,28 @@ fn SummaryCard() -> impl IntoView {
 }
 
 fn fmt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "undefined".into())
+    v.map(|x| format!("{x:.4}"))
+        .unwrap_or_else(|| "undefined".into())
 }
 
 #[component]
 fn Readouts() -> impl IntoView {
     let st = expect_context::<St>();
     let one = move |m: Metric| {
-        let point = move || st.curves.with(|c| c.as_ref().and_then(|c| c.point(m, st.n.get())));
-        let raw = move || point().and_then(|p| p.mean).map(|v| v.to_string()).unwrap_or_default();
+        let point = move || {
+            st.curves
+                .with(|c| c.as_ref().and_then(|c| c.point(m, st.n.get())))
+        };
+        let raw = move || {
+            point()
+                .and_then(|p| p.mean)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        };
         let ci = move || match point() {
-            Some(p) if p.lo.is_some() => format!("95% of repeats in [{}, {}]", fmt(p.lo), fmt(p.hi)),
+            Some(p) if p.lo.is_some() => {
+                format!("95% of repeats in [{}, {}]", fmt(p.lo), fmt(p.hi))
+            }
             _ => "undefined: every subsampled entropy is 0 at N = 1".to_string(),
         };
         view! {

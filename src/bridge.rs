@@ -18,8 +18,10 @@ struct Bridge {
     outstanding: usize,
     queue: Vec<js_sys::Array>,
     /// The load the worker's table came from (replayed into a fresh worker), and a pending one.
-    good: Option<(u64, Format, js_sys::Uint8Array)>,
-    pending: Option<(u64, Format, js_sys::Uint8Array)>,
+    /// The payload is the bytes of a bundled dataset or the user's `File` itself: a `File` crosses
+    /// to the worker without a copy, and the worker reads it, so big uploads never load the page.
+    good: Option<(u64, Format, JsValue)>,
+    pending: Option<(u64, Format, JsValue)>,
     handler: Handler,
     _onmessage: Closure<dyn Fn(MessageEvent)>,
 }
@@ -39,9 +41,14 @@ pub fn next_id() -> u64 {
 
 fn spawn_worker() -> Result<Worker, JsValue> {
     // Trunk builds the worker with wasm-bindgen's no-modules target: load its glue, then its wasm.
-    let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
     let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
-    let script = format!("importScripts('{base}annosat-worker.js'); wasm_bindgen('{base}annosat-worker_bg.wasm');");
+    let script = format!(
+        "importScripts('{base}annosat-worker.js'); wasm_bindgen('{base}annosat-worker_bg.wasm');"
+    );
     let parts = js_sys::Array::of1(&JsValue::from_str(&script));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("text/javascript");
@@ -83,10 +90,15 @@ pub fn init(handler: impl Fn(Response) + 'static) -> Result<(), JsValue> {
 }
 
 fn on_message(ev: MessageEvent) {
-    let Some(json) = ev.data().as_string() else { return };
+    let Some(json) = ev.data().as_string() else {
+        return;
+    };
     let resp: Response = match serde_json::from_str(&json) {
         Ok(r) => r,
-        Err(e) => Response::Error { id: 0, message: format!("bad message from worker: {e}") },
+        Err(e) => Response::Error {
+            id: 0,
+            message: format!("bad message from worker: {e}"),
+        },
     };
     let handler = BRIDGE.with(|b| {
         let mut b = b.borrow_mut();
@@ -114,10 +126,12 @@ fn on_message(ev: MessageEvent) {
     }
 }
 
-fn post(req: &Request, bytes: Option<&js_sys::Uint8Array>) {
-    let msg = js_sys::Array::of1(&JsValue::from_str(&serde_json::to_string(req).unwrap_or_default()));
-    if let Some(b) = bytes {
-        msg.push(b);
+fn post(req: &Request, payload: Option<&JsValue>) {
+    let msg = js_sys::Array::of1(&JsValue::from_str(
+        &serde_json::to_string(req).unwrap_or_default(),
+    ));
+    if let Some(p) = payload {
+        msg.push(p);
     }
     BRIDGE.with(|b| {
         if let Some(b) = b.borrow_mut().as_mut() {
@@ -138,9 +152,15 @@ fn busy() -> bool {
 /// Replaces whatever the worker is doing with a fresh worker; with `replay`, the dataset being
 /// loaded (or else the last good one) is loaded into it again.
 fn restart(replay: bool) {
-    let Some(handler) = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.handler.clone())) else { return };
+    let Some(handler) = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.handler.clone())) else {
+        return;
+    };
     if install(handler).is_ok() && replay {
-        let src = BRIDGE.with(|b| b.borrow().as_ref().and_then(|b| b.pending.clone().or_else(|| b.good.clone())));
+        let src = BRIDGE.with(|b| {
+            b.borrow()
+                .as_ref()
+                .and_then(|b| b.pending.clone().or_else(|| b.good.clone()))
+        });
         if let Some((id, format, bytes)) = src {
             post(&Request::Load { id, format }, Some(&bytes));
         }
@@ -148,17 +168,17 @@ fn restart(replay: bool) {
 }
 
 /// Loads a dataset (cancelling any work in progress). Returns the request id.
-pub fn load(format: Format, bytes: js_sys::Uint8Array) -> u64 {
+pub fn load(format: Format, payload: JsValue) -> u64 {
     if busy() {
         restart(false);
     }
     let id = next_id();
     BRIDGE.with(|b| {
         if let Some(b) = b.borrow_mut().as_mut() {
-            b.pending = Some((id, format, bytes.clone()));
+            b.pending = Some((id, format, payload.clone()));
         }
     });
-    post(&Request::Load { id, format }, Some(&bytes));
+    post(&Request::Load { id, format }, Some(&payload));
     id
 }
 

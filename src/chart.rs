@@ -67,10 +67,25 @@ pub fn draw<DB: DrawingBackend>(
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
     let fx = |n: f64| if logx { n.log10() } else { n };
-    let pts: Vec<_> = c.points(m).into_iter().filter(|p| p.mean.is_some()).collect();
-    let lo = pts.iter().filter_map(|p| p.lo).fold(f64::INFINITY, f64::min).min(0.0);
-    let hi = pts.iter().filter_map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
-    let hi = if hi > lo { hi + 0.05 * (hi - lo) } else { lo + 1.0 };
+    let pts: Vec<_> = c
+        .points(m)
+        .into_iter()
+        .filter(|p| p.mean.is_some())
+        .collect();
+    let lo = pts
+        .iter()
+        .filter_map(|p| p.lo)
+        .fold(f64::INFINITY, f64::min)
+        .min(0.0);
+    let hi = pts
+        .iter()
+        .filter_map(|p| p.hi)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let hi = if hi > lo {
+        hi + 0.05 * (hi - lo)
+    } else {
+        lo + 1.0
+    };
     let x_max = *c.grid.last().unwrap_or(&1) as f64;
     let (xa, xb) = (fx(1.0), fx(x_max.max(2.0)));
     let mut chart = ChartBuilder::on(root)
@@ -83,7 +98,11 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc(if logx { "annotators per item N (log scale)" } else { "annotators per item N" })
+        .x_desc(if logx {
+            "annotators per item N (log scale)"
+        } else {
+            "annotators per item N"
+        })
         .y_desc(y_desc(m))
         .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
         .y_label_formatter(&|y| format!("{y:.2}"))
@@ -94,30 +113,62 @@ pub fn draw<DB: DrawingBackend>(
     let band: Vec<(f64, f64)> = pts
         .iter()
         .map(|p| (fx(p.n as f64), p.hi.unwrap_or(0.0)))
-        .chain(pts.iter().rev().map(|p| (fx(p.n as f64), p.lo.unwrap_or(0.0))))
+        .chain(
+            pts.iter()
+                .rev()
+                .map(|p| (fx(p.n as f64), p.lo.unwrap_or(0.0))),
+        )
         .collect();
-    chart.draw_series(std::iter::once(Polygon::new(band, blue.mix(0.2)))).map_err(e)?;
     chart
-        .draw_series(LineSeries::new(pts.iter().map(|p| (fx(p.n as f64), p.mean.unwrap_or(0.0))), blue.stroke_width(2)))
+        .draw_series(std::iter::once(Polygon::new(band, blue.mix(0.2))))
+        .map_err(e)?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (fx(p.n as f64), p.mean.unwrap_or(0.0))),
+            blue.stroke_width(2),
+        ))
         .map_err(e)?;
     if let Some(sn) = sat.n {
         let green = RGBColor(22, 163, 74);
         let x = fx(sn as f64);
-        chart.draw_series(DashedLineSeries::new([(x, lo), (x, hi)], 6, 4, green.stroke_width(2))).map_err(e)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x, lo), (x, hi)],
+                6,
+                4,
+                green.stroke_width(2),
+            ))
+            .map_err(e)?;
         let label = format!("{:.0}% by N={sn}", sat.x * 100.0);
         chart
-            .draw_series(std::iter::once(Text::new(label, (x, hi - 0.06 * (hi - lo)), ("sans-serif", 14).into_font().color(&green))))
+            .draw_series(std::iter::once(Text::new(
+                label,
+                (x, hi - 0.06 * (hi - lo)),
+                ("sans-serif", 14).into_font().color(&green),
+            )))
             .map_err(e)?;
     }
     let red = RGBColor(220, 38, 38);
-    chart.draw_series(LineSeries::new([(fx(n as f64), lo), (fx(n as f64), hi)], red.stroke_width(2))).map_err(e)?;
+    chart
+        .draw_series(LineSeries::new(
+            [(fx(n as f64), lo), (fx(n as f64), hi)],
+            red.stroke_width(2),
+        ))
+        .map_err(e)?;
     let (px, _) = chart.plotting_area().get_pixel_range();
     root.present().map_err(e)?;
-    Ok(Geom { x0: px.start, x1: px.end, lo: xa, hi: xb, logx })
+    Ok(Geom {
+        x0: px.start,
+        x1: px.end,
+        lo: xa,
+        hi: xb,
+        logx,
+    })
 }
 
 fn fmt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "undefined".into())
+    v.map(|x| format!("{x:.4}"))
+        .unwrap_or_else(|| "undefined".into())
 }
 
 #[component]
@@ -128,15 +179,20 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
     let (tip, set_tip) = signal(None::<(f64, String)>);
     let sat = move || {
         let x = st.x.get() as f64 / 100.0;
-        st.curves.with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
+        st.curves
+            .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
     };
     {
         let geom = geom.clone();
         Effect::new(move |_| {
             let (n, logx, s) = (st.n.get(), st.logx.get(), sat());
             let Some(c) = st.curves.get() else { return };
-            let (Some(el), Some(s)) = (canvas.get(), s) else { return };
-            let Some(backend) = CanvasBackend::with_canvas_object(el) else { return };
+            let (Some(el), Some(s)) = (canvas.get(), s) else {
+                return;
+            };
+            let Some(backend) = CanvasBackend::with_canvas_object(el) else {
+                return;
+            };
             match draw(&backend.into_drawing_area(), &c, metric, n, s, logx) {
                 Ok(g) => *geom.lock().unwrap() = Some(g),
                 Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
@@ -147,13 +203,22 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         let geom = geom.clone();
         move |ev: web_sys::MouseEvent| {
             let Some(el) = canvas.get() else { return };
-            let Some(g) = *geom.lock().unwrap() else { return };
+            let Some(g) = *geom.lock().unwrap() else {
+                return;
+            };
             let scale = el.width() as f64 / el.client_width().max(1) as f64;
             let px = ev.offset_x() as f64 * scale;
-            let Some(c) = st.curves.get_untracked() else { return };
+            let Some(c) = st.curves.get_untracked() else {
+                return;
+            };
             let n = g.n_at(px).round().max(1.0) as u32;
             let text = match c.point(metric, n) {
-                Some(p) => format!("N={n}: {} (95%: {} – {})", fmt(p.mean), fmt(p.lo), fmt(p.hi)),
+                Some(p) => format!(
+                    "N={n}: {} (95%: {} – {})",
+                    fmt(p.mean),
+                    fmt(p.lo),
+                    fmt(p.hi)
+                ),
                 None => format!("N={n}: no data"),
             };
             set_tip.set(Some((ev.offset_x() as f64, text)));
@@ -162,18 +227,42 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
     let export_png = move |_| {
         if let Some(el) = canvas.get() {
             if let Ok(url) = el.to_data_url() {
-                export::download_url(&url, &format!("annosat-{}-{}.png", st.dataset.get_untracked(), metric.name()));
+                export::download_url(
+                    &url,
+                    &format!(
+                        "annosat-{}-{}.png",
+                        st.dataset.get_untracked(),
+                        metric.name()
+                    ),
+                );
             }
         }
     };
     let export_svg = move |_| {
-        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat()) else { return };
+        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat()) else {
+            return;
+        };
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-            let _ = draw(&root, &c, metric, st.n.get_untracked(), s, st.logx.get_untracked());
+            let _ = draw(
+                &root,
+                &c,
+                metric,
+                st.n.get_untracked(),
+                s,
+                st.logx.get_untracked(),
+            );
         }
-        export::download_text(&svg, "image/svg+xml", &format!("annosat-{}-{}.svg", st.dataset.get_untracked(), metric.name()));
+        export::download_text(
+            &svg,
+            "image/svg+xml",
+            &format!(
+                "annosat-{}-{}.svg",
+                st.dataset.get_untracked(),
+                metric.name()
+            ),
+        );
     };
     let selected = move || st.metric.get() == metric;
     view! {

@@ -8,11 +8,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let resp = gloo::net::http::Request::get(url).send().await.map_err(|e| format!("cannot fetch {url}: {e}"))?;
+    let resp = gloo::net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {e}"))?;
     if !resp.ok() {
         return Err(format!("cannot fetch {url}: HTTP {}", resp.status()));
     }
-    resp.binary().await.map_err(|e| format!("cannot read {url}: {e}"))
+    resp.binary()
+        .await
+        .map_err(|e| format!("cannot read {url}: {e}"))
 }
 
 pub async fn fetch_index() -> Result<Vec<IndexEntry>, String> {
@@ -23,14 +28,20 @@ pub async fn fetch_index() -> Result<Vec<IndexEntry>, String> {
 /// Fetches a bundled dataset and hands it to the worker; texts follow when the dataset has them.
 pub fn open_bundled(st: St, name: String) {
     let Some(entry) = st.entry(&name) else {
-        st.status.set(crate::state::Status::Failed(format!("unknown dataset '{name}'")));
+        st.status.set(crate::state::Status::Failed(format!(
+            "unknown dataset '{name}'"
+        )));
         return;
     };
     st.texts.set(None);
     st.items.set(None);
     leptos::task::spawn_local(async move {
         match fetch_bytes(&format!("data/{}", entry.file)).await {
-            Ok(bytes) => st.load(Format::Bundle, js_sys::Uint8Array::from(bytes.as_slice()), false),
+            Ok(bytes) => st.load(
+                Format::Bundle,
+                js_sys::Uint8Array::from(bytes.as_slice()).into(),
+                false,
+            ),
             Err(e) => st.status.set(crate::state::Status::Failed(e)),
         }
         if let Some(t) = entry.texts {

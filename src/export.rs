@@ -4,8 +4,12 @@ use wasm_bindgen::JsCast;
 
 /// Offers `url` as a download named `name`.
 pub fn download_url(url: &str, name: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(a) = doc.create_element("a") else { return };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
     let a: web_sys::HtmlAnchorElement = a.unchecked_into();
     a.set_href(url);
     a.set_download(name);

@@ -1,21 +1,32 @@
 //! Per-item view at the current N: H(p_N) against H(p_full) for every item (one draw, the curves'
 //! first repeat), and the items whose entropy moves most, with their text where the dataset has it.
 
-use crate::state::St;
-use annosat_core::curves::ItemDraw;
+use crate::state::{ItemsView as View, St};
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-fn draw_scatter(el: web_sys::HtmlCanvasElement, rows: &[ItemDraw], n: u32) -> Result<(), String> {
+fn draw_scatter(el: web_sys::HtmlCanvasElement, v: &View) -> Result<(), String> {
+    let (n, points) = (v.n, &v.points);
     let backend = CanvasBackend::with_canvas_object(el).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     let e = |e: DrawingAreaErrorKind<_>| format!("{e}");
     root.fill(&WHITE).map_err(e)?;
-    let top = rows.iter().map(|r| r.h_ref.max(r.h_n)).fold(0.1f64, f64::max) * 1.05;
+    let top = points.iter().map(|p| p.0.max(p.1)).fold(0.1f64, f64::max) * 1.05;
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("entropy per item: N={n} vs all votes"), ("sans-serif", 16))
+        .caption(
+            if points.len() < v.total {
+                format!(
+                    "entropy per item at N={n} ({} of {} items shown)",
+                    points.len(),
+                    v.total
+                )
+            } else {
+                format!("entropy per item: N={n} vs all votes")
+            },
+            ("sans-serif", 16),
+        )
         .margin(10)
         .x_label_area_size(38)
         .y_label_area_size(52)
@@ -30,14 +41,24 @@ fn draw_scatter(el: web_sys::HtmlCanvasElement, rows: &[ItemDraw], n: u32) -> Re
         .light_line_style(RGBColor(236, 236, 236))
         .draw()
         .map_err(e)?;
-    chart.draw_series(LineSeries::new([(0.0, 0.0), (top, top)], RGBColor(150, 150, 150))).map_err(e)?;
+    chart
+        .draw_series(LineSeries::new(
+            [(0.0, 0.0), (top, top)],
+            RGBColor(150, 150, 150),
+        ))
+        .map_err(e)?;
     let blue = RGBColor(37, 99, 235).mix(0.35).filled();
-    chart.draw_series(rows.iter().map(|r| Circle::new((r.h_ref, r.h_n), 2, blue))).map_err(e)?;
+    chart
+        .draw_series(points.iter().map(|&p| Circle::new(p, 2, blue)))
+        .map_err(e)?;
     root.present().map_err(e)
 }
 
 fn counts(c: &[u32]) -> String {
-    c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("/")
+    c.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 #[component]
@@ -45,26 +66,32 @@ pub fn ItemsView() -> impl IntoView {
     let st = expect_context::<St>();
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
-        let Some((n, rows)) = st.items.get() else { return };
+        let Some(v) = st.items.get() else { return };
         if let Some(el) = canvas.get() {
-            if let Err(e) = draw_scatter(el, &rows, n) {
+            if let Err(e) = draw_scatter(el, &v) {
                 leptos::logging::error!("scatter: {e}");
             }
         }
     });
     let movers = move || {
-        let (n, rows) = st.items.get()?;
+        let v = st.items.get()?;
+        let (n, rows) = (v.n, &v.movers);
         let texts = st.texts.get();
-        let mut idx: Vec<usize> = (0..rows.len()).collect();
-        idx.sort_by(|&a, &b| (rows[b].h_n - rows[b].h_ref).abs().total_cmp(&(rows[a].h_n - rows[a].h_ref).abs()));
-        let classes = st.summary.with(|s| s.as_ref().map(|s| s.classes.join("/")).unwrap_or_default());
-        let body = idx
-            .into_iter()
-            .take(10)
-            .map(|i| {
-                let r = &rows[i];
-                let full = texts.as_ref().and_then(|t| t.get(&r.item).cloned()).unwrap_or_default();
-                let text: String = if full.chars().count() > 180 { full.chars().take(180).chain("…".chars()).collect() } else { full.clone() };
+        let classes = st
+            .summary
+            .with(|s| s.as_ref().map(|s| s.classes.join("/")).unwrap_or_default());
+        let body = rows
+            .iter()
+            .map(|r| {
+                let full = texts
+                    .as_ref()
+                    .and_then(|t| t.get(&r.item).cloned())
+                    .unwrap_or_default();
+                let text: String = if full.chars().count() > 180 {
+                    full.chars().take(180).chain("…".chars()).collect()
+                } else {
+                    full.clone()
+                };
                 view! {
                     <tr>
                         <td class="id">{r.item.clone()}</td>

@@ -22,25 +22,59 @@ pub enum Request {
     /// Curves of the current table.
     Compute { id: u64, config: CurveConfig },
     /// One draw per item at N (repeat 0 of the curves), for the per-item view.
-    Items { id: u64, config: CurveConfig, n: u32 },
+    Items {
+        id: u64,
+        config: CurveConfig,
+        n: u32,
+    },
 }
+
+/// Most points the per-item scatter receives.
+pub const SCATTER_POINTS: usize = 3000;
+/// How many of the items that move most the table shows.
+pub const MOVERS: usize = 10;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Response {
     /// The worker's wasm is up; messages sent before this would be lost.
     Ready,
     /// `stage` is "parse" or "compute"; `done` in 0..=1.
-    Progress { id: u64, stage: String, done: f64 },
-    Loaded { id: u64, summary: Summary, notes: Vec<String> },
-    Curves { id: u64, curves: Curves, ms: f64 },
-    Items { id: u64, n: u32, rows: Vec<ItemDraw> },
-    Error { id: u64, message: String },
+    Progress {
+        id: u64,
+        stage: String,
+        done: f64,
+    },
+    Loaded {
+        id: u64,
+        summary: Summary,
+        notes: Vec<String>,
+    },
+    Curves {
+        id: u64,
+        curves: Curves,
+        ms: f64,
+    },
+    /// The items that move most, and up to [`SCATTER_POINTS`] (H(p_full), H(p_N)) pairs for the
+    /// scatter (an even subsample on big data, so the page never handles more than it can draw).
+    Items {
+        id: u64,
+        n: u32,
+        movers: Vec<ItemDraw>,
+        points: Vec<(f64, f64)>,
+        total: usize,
+    },
+    Error {
+        id: u64,
+        message: String,
+    },
 }
 
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Load { id, .. } | Request::Compute { id, .. } | Request::Items { id, .. } => *id,
+            Request::Load { id, .. } | Request::Compute { id, .. } | Request::Items { id, .. } => {
+                *id
+            }
         }
     }
 }

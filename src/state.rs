@@ -25,6 +25,15 @@ pub enum Status {
     Failed(String),
 }
 
+/// What the per-item view shows at one N.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemsView {
+    pub n: u32,
+    pub movers: Vec<ItemDraw>,
+    pub points: Vec<(f64, f64)>,
+    pub total: usize,
+}
+
 /// All signals; `Copy`, provided as context.
 #[derive(Clone, Copy)]
 pub struct St {
@@ -43,7 +52,7 @@ pub struct St {
     pub status: RwSignal<Status>,
     pub curves: RwSignal<Option<Arc<Curves>>>,
     pub compute_ms: RwSignal<f64>,
-    pub items: RwSignal<Option<(u32, Arc<Vec<ItemDraw>>)>>,
+    pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
 }
 
@@ -69,7 +78,10 @@ impl St {
             seed: RwSignal::new(42),
             metric: RwSignal::new(Metric::Kl),
             logx: RwSignal::new(false),
-            status: RwSignal::new(Status::Busy { stage: "loading".into(), done: 0.0 }),
+            status: RwSignal::new(Status::Busy {
+                stage: "loading".into(),
+                done: 0.0,
+            }),
             curves: RwSignal::new(None),
             compute_ms: RwSignal::new(0.0),
             items: RwSignal::new(None),
@@ -83,25 +95,37 @@ impl St {
             repeats: REPEATS,
             seed: self.seed.get_untracked(),
             alpha: None,
-            reference: if self.heldout.get_untracked() { Reference::HeldOut { fraction: HELDOUT } } else { Reference::Full },
+            reference: if self.heldout.get_untracked() {
+                Reference::HeldOut { fraction: HELDOUT }
+            } else {
+                Reference::Full
+            },
         }
     }
 
     pub fn entry(&self, name: &str) -> Option<IndexEntry> {
-        self.index.with_untracked(|i| i.iter().find(|e| e.name == name).cloned())
+        self.index
+            .with_untracked(|i| i.iter().find(|e| e.name == name).cloned())
     }
 
-    /// Sends a dataset's bytes to the worker; `upload` marks a user file (errors shown inline).
-    pub fn load(&self, format: Format, bytes: js_sys::Uint8Array, upload: bool) {
+    /// Sends a dataset (bytes, or the user's `File`) to the worker; `upload` marks a user file
+    /// (errors shown inline).
+    pub fn load(&self, format: Format, payload: wasm_bindgen::JsValue, upload: bool) {
         LOAD_IS_UPLOAD.with(|c| c.set(upload));
-        self.status.set(Status::Busy { stage: "parse".into(), done: 0.0 });
-        let id = bridge::load(format, bytes);
+        self.status.set(Status::Busy {
+            stage: "parse".into(),
+            done: 0.0,
+        });
+        let id = bridge::load(format, payload);
         LATEST_LOAD.with(|c| c.set(id));
     }
 
     pub fn compute(&self) {
         let config = self.config();
-        self.status.set(Status::Busy { stage: "compute".into(), done: 0.0 });
+        self.status.set(Status::Busy {
+            stage: "compute".into(),
+            done: 0.0,
+        });
         let id = bridge::compute(|id| Request::Compute { id, config });
         LATEST_COMPUTE.with(|c| c.set(id));
     }
@@ -149,9 +173,20 @@ impl St {
                     self.request_items();
                 }
             }
-            Response::Items { id, n, rows } => {
+            Response::Items {
+                id,
+                n,
+                movers,
+                points,
+                total,
+            } => {
                 if id == latest(&LATEST_ITEMS) {
-                    self.items.set(Some((n, Arc::new(rows))));
+                    self.items.set(Some(Arc::new(ItemsView {
+                        n,
+                        movers,
+                        points,
+                        total,
+                    })));
                 }
             }
             Response::Error { id, message } => {

@@ -6,16 +6,11 @@ use annosat_app::protocol::Format;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Reads a picked or dropped file and hands its bytes to the worker.
+/// Hands a picked or dropped file to the worker, which reads it (the page never holds its bytes).
 fn take_file(st: St, file: web_sys::File) {
     st.upload_name.set(Some(file.name()));
     st.upload_error.set(None);
-    leptos::task::spawn_local(async move {
-        match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-            Ok(buf) => st.load(Format::Csv, js_sys::Uint8Array::new(&buf), true),
-            Err(_) => st.upload_error.set(Some("the browser could not read that file; try again".into())),
-        }
-    });
+    st.load(Format::Csv, file.into(), true);
 }
 
 #[component]
@@ -32,7 +27,11 @@ pub fn Upload() -> impl IntoView {
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         set_over.set(false);
-        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
+        if let Some(f) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|l| l.get(0))
+        {
             take_file(st, f);
         }
     };

@@ -6,12 +6,22 @@ use annosat_core::curves::Metric;
 use leptos::prelude::*;
 
 fn params() -> Vec<(String, String)> {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
     search
         .trim_start_matches('?')
         .split('&')
         .filter_map(|kv| kv.split_once('='))
-        .map(|(k, v)| (k.to_string(), js_sys::decode_uri_component(v).ok().and_then(|s| s.as_string()).unwrap_or_default()))
+        .map(|(k, v)| {
+            (
+                k.to_string(),
+                js_sys::decode_uri_component(v)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default(),
+            )
+        })
         .collect()
 }
 
@@ -22,10 +32,15 @@ pub fn read(st: &St) -> Option<String> {
         match k.as_str() {
             "dataset" => dataset = Some(v),
             "n" => v.parse().into_iter().for_each(|n: u32| st.n.set(n.max(1))),
-            "x" => v.parse().into_iter().for_each(|x: u32| st.x.set(x.clamp(50, 99))),
+            "x" => v
+                .parse()
+                .into_iter()
+                .for_each(|x: u32| st.x.set(x.clamp(50, 99))),
             "heldout" => st.heldout.set(v == "1"),
             "seed" => v.parse().into_iter().for_each(|s| st.seed.set(s)),
-            "metric" => Metric::from_name(&v).into_iter().for_each(|m| st.metric.set(m)),
+            "metric" => Metric::from_name(&v)
+                .into_iter()
+                .for_each(|m| st.metric.set(m)),
             "logx" => st.logx.set(v == "1"),
             _ => {}
         }

@@ -2,7 +2,7 @@
 //! main thread never runs anything heavy. It answers one request at a time; the page cancels a
 //! stale computation by terminating the worker and starting a fresh one.
 
-use crate::protocol::{Format, Request, Response};
+use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{compute_with_progress, item_draws};
 use annosat_core::summary::Summary;
 use annosat_core::{bundle, parse_votes_with_progress, ImportOptions, VoteTable};
@@ -20,7 +20,8 @@ fn scope() -> DedicatedWorkerGlobalScope {
 }
 
 fn post(r: &Response) {
-    let json = serde_json::to_string(r).unwrap_or_else(|e| format!("{{\"Error\":{{\"id\":0,\"message\":\"{e}\"}}}}"));
+    let json = serde_json::to_string(r)
+        .unwrap_or_else(|e| format!("{{\"Error\":{{\"id\":0,\"message\":\"{e}\"}}}}"));
     let _ = scope().post_message(&JsValue::from_str(&json));
 }
 
@@ -38,7 +39,11 @@ fn progress(id: u64, stage: &'static str) -> impl FnMut(f64) {
     move |done: f64| {
         if done - last >= 0.02 || done >= 1.0 {
             last = done;
-            post(&Response::Progress { id, stage: stage.into(), done });
+            post(&Response::Progress {
+                id,
+                stage: stage.into(),
+                done,
+            });
         }
     }
 }
@@ -51,14 +56,21 @@ fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
             let parsed = match format {
                 Format::Bundle => bundle::decode(&bytes).map(|b| b.table),
                 Format::Csv => {
-                    let opts = ImportOptions { skip_zero_vote_items: true };
+                    let opts = ImportOptions {
+                        skip_zero_vote_items: true,
+                    };
                     let mut p = progress(id, "parse");
-                    parse_votes_with_progress(&bytes, &opts, &mut p).map_err(|e| e.to_string()).map(|(t, report)| {
-                        if !report.skipped_zero_vote.is_empty() {
-                            notes.push(format!("{} item(s) with zero votes were skipped", report.skipped_zero_vote.len()));
-                        }
-                        t
-                    })
+                    parse_votes_with_progress(&bytes, &opts, &mut p)
+                        .map_err(|e| e.to_string())
+                        .map(|(t, report)| {
+                            if !report.skipped_zero_vote.is_empty() {
+                                notes.push(format!(
+                                    "{} item(s) with zero votes were skipped",
+                                    report.skipped_zero_vote.len()
+                                ));
+                            }
+                            t
+                        })
                 }
             };
             match parsed {
@@ -72,24 +84,77 @@ fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
             }
         }
         Request::Compute { id, config } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error { id, message: "no dataset loaded".into() },
+            None => Response::Error {
+                id,
+                message: "no dataset loaded".into(),
+            },
             Some(t) => {
                 let t0 = now_ms();
                 let mut p = progress(id, "compute");
                 match compute_with_progress(t, &config, &mut |d, n| p(d as f64 / n as f64)) {
-                    Ok(curves) => Response::Curves { id, curves, ms: now_ms() - t0 },
-                    Err(e) => Response::Error { id, message: e.to_string() },
+                    Ok(curves) => Response::Curves {
+                        id,
+                        curves,
+                        ms: now_ms() - t0,
+                    },
+                    Err(e) => Response::Error {
+                        id,
+                        message: e.to_string(),
+                    },
                 }
             }
         }),
         Request::Items { id, config, n } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error { id, message: "no dataset loaded".into() },
+            None => Response::Error {
+                id,
+                message: "no dataset loaded".into(),
+            },
             Some(t) => match item_draws(t, &config, n, 0) {
-                Ok(rows) => Response::Items { id, n, rows },
-                Err(e) => Response::Error { id, message: e.to_string() },
+                Ok(mut rows) => {
+                    let total = rows.len();
+                    let step = total.div_ceil(SCATTER_POINTS).max(1);
+                    let points = rows
+                        .iter()
+                        .step_by(step)
+                        .map(|r| (r.h_ref, r.h_n))
+                        .collect();
+                    rows.sort_by(|a, b| {
+                        (b.h_n - b.h_ref).abs().total_cmp(&(a.h_n - a.h_ref).abs())
+                    });
+                    rows.truncate(MOVERS);
+                    Response::Items {
+                        id,
+                        n,
+                        movers: rows,
+                        points,
+                        total,
+                    }
+                }
+                Err(e) => Response::Error {
+                    id,
+                    message: e.to_string(),
+                },
             },
         }),
     }
+}
+
+/// The bytes that came with a request: a `Uint8Array` (bundled data) or a `File`, read here with
+/// the synchronous reader that workers have.
+fn payload_bytes(v: JsValue) -> Result<Option<Vec<u8>>, String> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    if let Ok(a) = v.clone().dyn_into::<js_sys::Uint8Array>() {
+        return Ok(Some(a.to_vec()));
+    }
+    let blob: web_sys::Blob = v.dyn_into().map_err(|_| "unexpected payload".to_string())?;
+    let reader =
+        web_sys::FileReaderSync::new().map_err(|e| format!("cannot read the file: {e:?}"))?;
+    let buf = reader
+        .read_as_array_buffer(&blob)
+        .map_err(|e| format!("cannot read the file: {e:?}"))?;
+    Ok(Some(js_sys::Uint8Array::new(&buf).to_vec()))
 }
 
 /// Entry point of the worker binary.
@@ -97,10 +162,19 @@ pub fn start() {
     let onmessage = Closure::<dyn Fn(MessageEvent)>::new(|ev: MessageEvent| {
         let data = js_sys::Array::from(&ev.data());
         let json = data.get(0).as_string().unwrap_or_default();
-        let bytes = data.get(1).dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
-        let resp = match serde_json::from_str::<Request>(&json) {
-            Ok(req) => handle(req, bytes),
-            Err(e) => Response::Error { id: 0, message: format!("bad request: {e}") },
+        let resp = match (
+            serde_json::from_str::<Request>(&json),
+            payload_bytes(data.get(1)),
+        ) {
+            (Ok(req), Ok(bytes)) => handle(req, bytes),
+            (Ok(req), Err(message)) => Response::Error {
+                id: req.id(),
+                message,
+            },
+            (Err(e), _) => Response::Error {
+                id: 0,
+                message: format!("bad request: {e}"),
+            },
         };
         post(&resp);
     });

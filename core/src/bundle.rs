@@ -38,7 +38,8 @@ pub fn decode(bytes: &[u8]) -> Result<Bundle, String> {
     let body = bytes
         .strip_prefix(MAGIC.as_slice())
         .ok_or("not an annosat dataset file (bad header); rebuild it with `annosat bundle`")?;
-    postcard::from_bytes(body).map_err(|e| format!("corrupt annosat dataset file: {e}; rebuild it with `annosat bundle`"))
+    postcard::from_bytes(body)
+        .map_err(|e| format!("corrupt annosat dataset file: {e}; rebuild it with `annosat bundle`"))
 }
 
 #[cfg(test)]
@@ -48,7 +49,10 @@ mod tests {
     #[test]
     fn round_trip_and_bad_header() {
         let t = VoteTable::new(vec!["a".into(), "b".into()], vec!["x".into()], vec![3, 4]);
-        let b = Bundle { name: "t".into(), table: t };
+        let b = Bundle {
+            name: "t".into(),
+            table: t,
+        };
         assert_eq!(decode(&encode(&b)).unwrap(), b);
         assert!(decode(b"nope").unwrap_err().contains("bad header"));
         let mut bytes = encode(&b);

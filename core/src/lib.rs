@@ -23,5 +23,8 @@ pub mod summary;
 pub mod votes;
 
 pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};
-pub use import::{parse_votes, parse_votes_with_progress, ImportError, ImportErrorKind, ImportOptions, ImportReport};
+pub use import::{
+    parse_votes, parse_votes_with_progress, ImportError, ImportErrorKind, ImportOptions,
+    ImportReport,
+};
 pub use votes::{Annotation, VoteTable};

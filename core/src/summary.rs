@@ -30,7 +30,9 @@ impl Summary {
             (totals[n / 2 - 1] as f64 + totals[n / 2] as f64) / 2.0
         };
         let h: f64 = (0..n)
-            .map(|i| -t.distribution(i).iter().map(|&p| xlnx(p)).sum::<f64>() / std::f64::consts::LN_2)
+            .map(|i| {
+                -t.distribution(i).iter().map(|&p| xlnx(p)).sum::<f64>() / std::f64::consts::LN_2
+            })
             .sum();
         Summary {
             items: n,
@@ -56,7 +58,10 @@ mod tests {
             vec![1, 1, 4, 0, 2, 0, 3, 3],
         );
         let s = Summary::of(&t);
-        assert_eq!((s.items, s.total_votes, s.votes_min, s.votes_max), (4, 14, 2, 6));
+        assert_eq!(
+            (s.items, s.total_votes, s.votes_min, s.votes_max),
+            (4, 14, 2, 6)
+        );
         assert_eq!(s.votes_median, 3.0);
         // entropies in bits: 1, 0, 0, 1 → mean 0.5
         assert!((s.mean_entropy_bits - 0.5).abs() < 1e-12);

@@ -55,6 +55,37 @@ export function cliCurves(votes, args) {
   return Object.fromEntries(rows.map((r) => { const [n, m, mean, lo, hi] = r.split(','); return [`${n}/${m}`, { mean, lo, hi }]; }));
 }
 
+/** A dataset's votes.csv in the data directory the test script found (ANNOSAT_DATA). */
+export function votesPath(name) {
+  const dir = process.env.ANNOSAT_DATA;
+  if (!dir) throw new Error('set ANNOSAT_DATA (scripts/test.sh does)');
+  return path.join(dir, name, 'votes.csv');
+}
+
+/** Opens the app and waits until the worker has delivered curves. */
+export async function openApp(ctx, url, query = '') {
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  await page.goto(url + query);
+  await idle(page);
+  return page;
+}
+
+/** Waits until no load or computation is running. */
+export async function idle(page, timeout = 60_000) {
+  await page.locator('#status[data-state="idle"]').waitFor({ timeout });
+}
+
+/** The readout of one metric: raw value (full precision) and what is displayed. */
+export async function readout(page, metric) {
+  const el = page.locator(`.readout[data-metric="${metric}"]`);
+  return { raw: await el.getAttribute('data-value'), shown: (await el.locator('.value').textContent()).trim() };
+}
+
+export const METRICS = ['jsd', 'entropy_corr', 'kl', 'majority_agreement'];
+
 /** Where screenshots go (look at them). */
 export const shots = process.env.ANNOSAT_SCREENSHOTS || path.join(os.tmpdir(), 'annosat-screenshots');
 fs.mkdirSync(shots, { recursive: true });

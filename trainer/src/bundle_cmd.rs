@@ -22,7 +22,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    std::fs::create_dir_all(&a.out).with_context(|| format!("cannot create {}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("cannot create {}", a.out.display()))?;
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&a.data)
         .with_context(|| format!("cannot read {}", a.data.display()))?
         .flatten()
@@ -36,26 +37,55 @@ pub fn run(a: Args) -> Result<()> {
         let table = crate::load_votes(&dir.join("votes.csv"), true)?;
         let summary = Summary::of(&table);
         let (title, source, license) = read_source(&dir.join("SOURCE.md"), &name);
-        write_atomic(&a.out.join(format!("{name}.bin")), &encode(&Bundle { name: name.clone(), table }))?;
+        write_atomic(
+            &a.out.join(format!("{name}.bin")),
+            &encode(&Bundle {
+                name: name.clone(),
+                table,
+            }),
+        )?;
         let texts = dir.join("items.jsonl");
         let texts = if texts.exists() {
             let file = format!("{name}.texts.json");
-            write_atomic(&a.out.join(&file), serde_json::to_string(&read_texts(&texts)?)?.as_bytes())?;
+            write_atomic(
+                &a.out.join(&file),
+                serde_json::to_string(&read_texts(&texts)?)?.as_bytes(),
+            )?;
             Some(file)
         } else {
             None
         };
-        eprintln!("bundled {name}: {} items, {} classes", summary.items, summary.classes.len());
-        index.push(IndexEntry { name: name.clone(), title, source, license, summary, file: format!("{name}.bin"), texts });
+        eprintln!(
+            "bundled {name}: {} items, {} classes",
+            summary.items,
+            summary.classes.len()
+        );
+        index.push(IndexEntry {
+            name: name.clone(),
+            title,
+            source,
+            license,
+            summary,
+            file: format!("{name}.bin"),
+            texts,
+        });
     }
     index.sort_by(|x, y| {
-        (x.name != DEFAULT_DATASET, std::cmp::Reverse(x.summary.votes_max), &x.name).cmp(&(
-            y.name != DEFAULT_DATASET,
-            std::cmp::Reverse(y.summary.votes_max),
-            &y.name,
-        ))
+        (
+            x.name != DEFAULT_DATASET,
+            std::cmp::Reverse(x.summary.votes_max),
+            &x.name,
+        )
+            .cmp(&(
+                y.name != DEFAULT_DATASET,
+                std::cmp::Reverse(y.summary.votes_max),
+                &y.name,
+            ))
     });
-    write_atomic(&a.out.join("index.json"), serde_json::to_string_pretty(&index)?.as_bytes())?;
+    write_atomic(
+        &a.out.join("index.json"),
+        serde_json::to_string_pretty(&index)?.as_bytes(),
+    )?;
     Ok(())
 }
 
@@ -69,16 +99,32 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Title (first heading), source repository line and license line from a dataset's SOURCE.md.
 fn read_source(path: &Path, name: &str) -> (String, String, String) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let title = text.lines().find_map(|l| l.strip_prefix("# ")).unwrap_or(name).trim().to_string();
+    let title = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .unwrap_or(name)
+        .trim()
+        .to_string();
     let source = text
         .lines()
         .find_map(|l| l.strip_prefix("- Repository:"))
-        .map(|s| s.split(" (").next().unwrap_or(s).replace('`', "").trim().to_string())
+        .map(|s| {
+            s.split(" (")
+                .next()
+                .unwrap_or(s)
+                .replace('`', "")
+                .trim()
+                .to_string()
+        })
         .unwrap_or_else(|| "not stated".into());
     let license = text
         .split("## License")
         .nth(1)
-        .and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('(')))
+        .and_then(|s| {
+            s.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('('))
+        })
         .map(|s| s.chars().take(240).collect())
         .unwrap_or_else(|| "not stated".into());
     (title, source, license)
@@ -87,16 +133,31 @@ fn read_source(path: &Path, name: &str) -> (String, String, String) {
 /// `item_id → text`: the item's string fields (premise, hypothesis, text, …), labels left out.
 fn read_texts(path: &Path) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
-    for line in std::fs::read_to_string(path)?.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).with_context(|| format!("bad line in {}", path.display()))?;
+    for line in std::fs::read_to_string(path)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("bad line in {}", path.display()))?;
         let Some(obj) = v.as_object() else { continue };
-        let Some(id) = obj.get("item_id").map(|x| x.as_str().map(String::from).unwrap_or_else(|| x.to_string())) else {
+        let Some(id) = obj.get("item_id").map(|x| {
+            x.as_str()
+                .map(String::from)
+                .unwrap_or_else(|| x.to_string())
+        }) else {
             continue;
         };
         let parts: Vec<String> = obj
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "item_id" | "source") && !k.contains("label") && !k.contains("gold"))
-            .filter_map(|(k, x)| x.as_str().map(|s| format!("{k}: {}", s.chars().take(300).collect::<String>())))
+            .filter(|(k, _)| {
+                !matches!(k.as_str(), "item_id" | "source")
+                    && !k.contains("label")
+                    && !k.contains("gold")
+            })
+            .filter_map(|(k, x)| {
+                x.as_str()
+                    .map(|s| format!("{k}: {}", s.chars().take(300).collect::<String>()))
+            })
             .collect();
         if !parts.is_empty() {
             out.insert(id, parts.join(" | "));

@@ -255,7 +255,11 @@ type Args<'a> = (
 /// The loop over repeats. Each repeat is its own (never inlined) call: browsers compile wasm with a
 /// quick baseline tier first and switch to optimised code only at a function's *next* call, so one
 /// long call would run unoptimised to the end (measured: about 6× slower in Chromium).
-fn accumulate<const K: usize, G: XLnX>(gx: G, args: Args, progress: &mut dyn FnMut(usize, usize)) -> Vec<Acc> {
+fn accumulate<const K: usize, G: XLnX>(
+    gx: G,
+    args: Args,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Vec<Acc> {
     let (ng, nr) = (args.5, args.6);
     let mut acc = vec![ACC0; nr * ng];
     let mut scratch: Vec<u16> = Vec::with_capacity(args.2.len());

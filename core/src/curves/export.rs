@@ -15,7 +15,15 @@ impl Curves {
         for g in 0..self.grid.len() {
             for m in Metric::ALL {
                 let p = self.point_at(m, g);
-                let _ = writeln!(s, "{},{},{},{},{}", p.n, m.name(), cell(p.mean), cell(p.lo), cell(p.hi));
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{}",
+                    p.n,
+                    m.name(),
+                    cell(p.mean),
+                    cell(p.lo),
+                    cell(p.hi)
+                );
             }
         }
         s

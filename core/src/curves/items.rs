@@ -26,7 +26,12 @@ fn entropy_of(c: &[u32]) -> f64 {
 }
 
 /// Items with at least `n` votes to draw from, with their repeat-`r` draw of `n` votes.
-pub fn item_draws(table: &VoteTable, cfg: &CurveConfig, n: u32, r: u32) -> Result<Vec<ItemDraw>, CurveError> {
+pub fn item_draws(
+    table: &VoteTable,
+    cfg: &CurveConfig,
+    n: u32,
+    r: u32,
+) -> Result<Vec<ItemDraw>, CurveError> {
     if n == 0 {
         return Err(CurveError::ZeroN);
     }
@@ -42,7 +47,11 @@ pub fn item_draws(table: &VoteTable, cfg: &CurveConfig, n: u32, r: u32) -> Resul
         if votes.len() < n as usize || reference.total(i) == 0 {
             continue;
         }
-        partial_shuffle(&mut votes, n as usize, &mut subsample_stream(cfg.seed, i, r));
+        partial_shuffle(
+            &mut votes,
+            n as usize,
+            &mut subsample_stream(cfg.seed, i, r),
+        );
         let mut c = vec![0u32; pool.num_classes()];
         for &v in &votes[..n as usize] {
             c[v as usize] += 1;
@@ -78,7 +87,12 @@ mod tests {
             vec!["x".into(), "y".into(), "z".into()],
             vec![5, 3, 2, 1, 8, 1, 4, 4, 2],
         );
-        let cfg = CurveConfig { grid: vec![4], repeats: 2, seed: 5, ..Default::default() };
+        let cfg = CurveConfig {
+            grid: vec![4],
+            repeats: 2,
+            seed: 5,
+            ..Default::default()
+        };
         let c = compute(&t, &cfg).unwrap();
         let d = item_draws(&t, &cfg, 4, 1).unwrap();
         let mean_jsd = d.iter().map(|x| x.jsd).sum::<f64>() / d.len() as f64;

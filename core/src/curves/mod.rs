@@ -154,14 +154,21 @@ mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[Vec<f64>; 4], s: S) -> Result<S::Ok, S::Error> {
-        let o: Vec<Vec<Option<f64>>> = v.iter().map(|m| m.iter().map(|x| (!x.is_nan()).then_some(*x)).collect()).collect();
+        let o: Vec<Vec<Option<f64>>> = v
+            .iter()
+            .map(|m| m.iter().map(|x| (!x.is_nan()).then_some(*x)).collect())
+            .collect();
         o.serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[Vec<f64>; 4], D::Error> {
         let o: Vec<Vec<Option<f64>>> = Vec::deserialize(d)?;
-        let v: Vec<Vec<f64>> = o.into_iter().map(|m| m.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()).collect();
-        v.try_into().map_err(|_| serde::de::Error::custom("expected 4 metrics"))
+        let v: Vec<Vec<f64>> = o
+            .into_iter()
+            .map(|m| m.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect())
+            .collect();
+        v.try_into()
+            .map_err(|_| serde::de::Error::custom("expected 4 metrics"))
     }
 }
 
@@ -233,7 +240,10 @@ pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The held-out split a configuration asks for (`None`: compare with the full table).
-pub(crate) fn split_for(table: &VoteTable, cfg: &CurveConfig) -> Result<Option<HeldOutSplit>, CurveError> {
+pub(crate) fn split_for(
+    table: &VoteTable,
+    cfg: &CurveConfig,
+) -> Result<Option<HeldOutSplit>, CurveError> {
     match cfg.reference {
         Reference::Full => Ok(None),
         Reference::HeldOut { fraction } if fraction > 0.0 && fraction < 1.0 => {
@@ -282,7 +292,15 @@ pub fn compute_with_progress(
     if grid.is_empty() {
         return Err(CurveError::NothingToCompute { max_votes });
     }
-    let (items, values) = engine::run(pool, reference, &grid, cfg.repeats, cfg.seed, alpha, progress);
+    let (items, values) = engine::run(
+        pool,
+        reference,
+        &grid,
+        cfg.repeats,
+        cfg.seed,
+        alpha,
+        progress,
+    );
     Ok(Curves {
         grid,
         repeats: cfg.repeats,
@@ -302,8 +320,19 @@ mod serde_tests {
 
     #[test]
     fn json_round_trip_keeps_undefined_values() {
-        let t = VoteTable::new(vec!["a".into(), "b".into()], vec!["x".into(), "y".into()], vec![3, 1, 1, 3]);
-        let c = compute(&t, &CurveConfig { repeats: 3, ..Default::default() }).unwrap();
+        let t = VoteTable::new(
+            vec!["a".into(), "b".into()],
+            vec!["x".into(), "y".into()],
+            vec![3, 1, 1, 3],
+        );
+        let c = compute(
+            &t,
+            &CurveConfig {
+                repeats: 3,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let back: Curves = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
         assert_eq!(back.point(Metric::EntropyCorr, 1).unwrap().mean, None);
         assert_eq!(back.to_csv(), c.to_csv());

@@ -1,0 +1,133 @@
+// Uploads in real headless Chromium: good wide and long files, bad files with their messages, no
+// network traffic after an upload, and a responsive page while a 50 MB file is parsed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, browser, cliCurves, openApp, idle, readout, METRICS, shots } from './harness.mjs';
+
+let server, ctx;
+before(async () => { server = await serve(); ctx = await browser(); });
+after(async () => { await ctx?.close(); await server?.close(); });
+
+const csv = (name, text) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+async function upload(page, file) {
+  await page.setInputFiles('#upload', file);
+}
+
+test('a good wide file and a good long file replace the dataset; numbers equal the CLI', async () => {
+  const page = await openApp(ctx, server.url);
+  const wide = 'item_id,pos,neg,neu\na,7,1,2\nb,2,6,2\nc,4,4,2\nd,9,0,1\ne,1,1,8\nf,5,3,2\n';
+  await upload(page, csv('mine.csv', wide));
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  assert.match(await page.locator('#stats').textContent(), /6.*pos, neg, neu.*10 \/ 10 \/ 10/s);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-up-'));
+  fs.writeFileSync(path.join(dir, 'wide.csv'), wide);
+  await page.fill('#n-number', '4');
+  await page.press('#n-number', 'Enter');
+  const cli = cliCurves(path.join(dir, 'wide.csv'), ['--n', '4']);
+  for (const m of METRICS) assert.equal((await readout(page, m)).raw, cli[`4/${m}`].mean, m);
+  assert.match(page.url(), /dataset=uploaded/);
+
+  const long = ['item_id,annotator_id,label', ...Array.from({ length: 40 }, (_, i) =>
+    `item${i % 8},w${i},${['yes', 'no', 'maybe'][(i * 7 + (i % 8)) % 3]}`)].join('\n');
+  await upload(page, csv('long.csv', long));
+  await page.locator('#dataset option', { hasText: 'long.csv' }).waitFor({ state: 'attached' });
+  await idle(page);
+  fs.writeFileSync(path.join(dir, 'long.csv'), long);
+  const cli2 = cliCurves(path.join(dir, 'long.csv'), ['--n', '4']);
+  assert.equal((await readout(page, 'jsd')).raw, cli2['4/jsd'].mean);
+  assert.match(await page.locator('#stats').textContent(), /8.*maybe, no, yes/s);
+  fs.rmSync(dir, { recursive: true });
+});
+
+const BAD = [
+  ['empty.csv', '', /the file is empty/],
+  ['header-only.csv', 'item_id,a,b\n', /header but no item rows/],
+  ['no-header.csv', 'x,3,4\ny,1,2\n', /line 1, column 2: .*looks like data/],
+  ['duplicate.csv', 'item_id,a,b\nx,1,2\nx,3,4\n', /line 3, column 1: item 'x' already appeared on line 2/],
+  ['word.csv', 'item_id,a,b\nx,1,two\n', /line 2, column 3: count 'two' is not a whole number/],
+  ['negative.csv', 'item_id,a,b\nx,-1,2\n', /line 2, column 2: count '-1' is negative/],
+  ['fraction.csv', 'item_id,a,b\nx,1,0.5\n', /line 2, column 3: count '0.5' has a fractional part/],
+  ['columns.csv', 'item_id,a,b\nx,1,2,3\n', /line 2: this row has 4 columns but the header has 3/],
+  ['empty-class.csv', 'item_id,a,\nx,1,2\n', /line 1, column 3: a class column has an empty name/],
+  ['one-class.csv', 'item_id,a\nx,1\n', /found 1 class column\(s\) but at least 2 are needed/],
+  ['mixed.csv', 'item_id,annotator_id,label,a\nx,w,a,1\n', /mixes the wide and long formats/],
+  ['latin1.csv', Buffer.from([...Buffer.from('item_id,a,b\nx'), 0xff, ...Buffer.from(',1,2\n')]), /not valid UTF-8/],
+  ['wide65.csv', `item_id,${Array.from({ length: 65 }, (_, i) => `c${i}`).join(',')}\nx,${Array(65).fill(1).join(',')}\n`, /at most 64 are supported/],
+];
+
+test('bad files get an inline message with line, column and fix; the app stays usable', async () => {
+  const page = await openApp(ctx, server.url, '?n=10');
+  const before = await readout(page, 'kl');
+  for (const [name, content, want] of BAD) {
+    await upload(page, { name, mimeType: 'text/csv', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+    const err = page.locator('#upload-error');
+    await err.waitFor();
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'idle');
+    assert.match(await err.textContent(), want, name);
+    assert.equal(await page.locator('#dataset').inputValue(), 'chaosnli_snli', `${name} replaced the dataset`);
+    assert.deepEqual(await readout(page, 'kl'), before, `${name} changed the numbers`);
+  }
+  await page.screenshot({ path: path.join(shots, 'upload-error.png') });
+  // Still usable: the slider and held-out toggle work after all those errors.
+  await page.fill('#n-number', '20');
+  await page.press('#n-number', 'Enter');
+  assert.equal(await page.locator('#n-value').textContent(), '20');
+  await page.check('#heldout');
+  await idle(page);
+  assert.notEqual((await readout(page, 'kl')).raw, before.raw);
+});
+
+test('the sample file downloads and loads', async () => {
+  const page = await openApp(ctx, server.url);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#sample')]);
+  const file = await dl.path();
+  assert.match(fs.readFileSync(file, 'utf8'), /^item_id,/);
+  await upload(page, file);
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+});
+
+test('nothing goes over the network after an upload', async () => {
+  const page = await openApp(ctx, server.url);
+  const requests = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+  await upload(page, csv('private.csv', 'item_id,a,b\np,3,1\nq,1,3\nr,2,2\ns,4,0\n'));
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  await page.fill('#n-number', '2');
+  await page.press('#n-number', 'Enter');
+  await page.check('#logx');
+  await page.fill('#x-pct', '80');
+  await page.press('#x-pct', 'Enter');
+  await page.waitForTimeout(300);
+  assert.deepEqual(requests, []);
+});
+
+test('the page stays responsive while a 50 MB file is parsed in the worker', async () => {
+  const page = await openApp(ctx, server.url);
+  // About 50 MB of long-format votes: 100,000 items × 20 annotators.
+  const rows = ['item_id,annotator_id,label'];
+  for (let i = 0; i < 100_000; i++) for (let a = 0; a < 20; a++) rows.push(`item-${String(i).padStart(7, '0')},annotator-${String(a).padStart(4, '0')},${(i * 31 + a * 7) % 5 < 3 ? 'agree' : 'disagree'}`);
+  const big = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-big-')), 'big.csv');
+  fs.writeFileSync(big, rows.join('\n'));
+  assert.ok(fs.statSync(big).size > 50e6, `${fs.statSync(big).size} bytes`);
+  await page.evaluate(() => {
+    window.__ticks = 0; window.__maxGap = 0; let last = performance.now();
+    window.__timer = setInterval(() => { const t = performance.now(); window.__maxGap = Math.max(window.__maxGap, t - last); last = t; window.__ticks++; }, 10);
+  });
+  await upload(page, big);
+  await page.locator('#status[data-state="busy"]').waitFor();
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached', timeout: 120_000 });
+  const { ticks, maxGap } = await page.evaluate(() => { clearInterval(window.__timer); return { ticks: window.__ticks, maxGap: window.__maxGap }; });
+  assert.match(await page.locator('#stats').textContent(), /100000/);
+  assert.ok(ticks > 20, `timer ticked only ${ticks} times`);
+  // The page's own work (reading the file, handing it over) must not freeze it; generous for CI.
+  assert.ok(maxGap < 250, `main thread blocked for ${maxGap.toFixed(0)} ms`);
+  console.log(`50 MB upload: ${ticks} timer ticks, longest main-thread gap ${maxGap.toFixed(0)} ms`);
+  fs.rmSync(path.dirname(big), { recursive: true });
+});
