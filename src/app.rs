@@ -47,8 +47,8 @@ pub fn App() -> impl IntoView {
         </p>
         <div class="layout">
             <aside class="side">
-                <DataCard />
                 <Controls />
+                <DataCard />
             </aside>
             <main class="main">
                 <StatusLine />
@@ -109,7 +109,12 @@ fn DataCard() -> impl IntoView {
                 <dt>"votes per item"</dt><dd>{format!("{} / {} / {} (min / median / max)", s.votes_min, s.votes_median, s.votes_max)}</dd>
                 <dt>"mean entropy"</dt><dd>{format!("{:.3} bits", s.mean_entropy_bits)}</dd>
                 <dt>"source"</dt><dd>{entry.as_ref().map(|e| e.source.clone()).unwrap_or_else(|| "your file (stays in this tab)".into())}</dd>
-                <dt>"license"</dt><dd>{entry.map(|e| e.license).unwrap_or_else(|| "yours".into())}</dd>
+                <dt>"license"</dt>
+                {
+                    let license = entry.map(|e| e.license).unwrap_or_else(|| "yours".into());
+                    let short: String = if license.chars().count() > 110 { license.chars().take(110).chain("…".chars()).collect() } else { license.clone() };
+                    view! { <dd title=license>{short}</dd> }
+                }
             </dl>
         })
     };
