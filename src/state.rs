@@ -136,6 +136,15 @@ impl St {
         LATEST_ITEMS.with(|c| c.set(id));
     }
 
+    /// Keeps N within 1..=max, touching the signal only on a real change: every panel redraws
+    /// when N changes, and plotters measures each label through the DOM, so redundant redraws cost.
+    fn clamp_n(&self, max: u32) {
+        let n = self.n.get_untracked();
+        if n != n.clamp(1, max) {
+            self.n.set(n.clamp(1, max));
+        }
+    }
+
     /// Applies one worker response; stale answers (older ids) are dropped.
     pub fn on_response(&self, r: Response) {
         let latest = |c: &'static std::thread::LocalKey<Cell<u64>>| c.with(|c| c.get());
@@ -155,8 +164,7 @@ impl St {
                     self.texts.set(None);
                     self.upload_error.set(None);
                 }
-                let max = summary.votes_max.max(1);
-                self.n.update(|n| *n = (*n).clamp(1, max));
+                self.clamp_n(summary.votes_max.max(1));
                 self.summary.set(Some(summary));
                 self.notes.set(notes);
                 if latest(&LATEST_COMPUTE) < id {
@@ -165,8 +173,7 @@ impl St {
             }
             Response::Curves { id, curves, ms } => {
                 if id == latest(&LATEST_COMPUTE) {
-                    let max = *curves.grid.last().unwrap_or(&1);
-                    self.n.update(|n| *n = (*n).clamp(1, max));
+                    self.clamp_n(*curves.grid.last().unwrap_or(&1));
                     self.curves.set(Some(Arc::new(curves)));
                     self.compute_ms.set(ms);
                     self.status.set(Status::Idle);
