@@ -119,15 +119,20 @@ test('the page stays responsive while a 50 MB file is parsed in the worker', asy
   await page.evaluate(() => {
     window.__ticks = 0; window.__maxGap = 0; let last = performance.now();
     window.__timer = setInterval(() => { const t = performance.now(); window.__maxGap = Math.max(window.__maxGap, t - last); last = t; window.__ticks++; }, 10);
+    // Long tasks (≥ 50 ms) on the main thread, as the browser itself reports them.
+    window.__longest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ entryTypes: ['longtask'] });
   });
   await upload(page, big);
   await page.locator('#status[data-state="busy"]').waitFor();
   await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached', timeout: 120_000 });
-  const { ticks, maxGap } = await page.evaluate(() => { clearInterval(window.__timer); return { ticks: window.__ticks, maxGap: window.__maxGap }; });
+  const { ticks, maxGap, longest } = await page.evaluate(() => { clearInterval(window.__timer); return { ticks: window.__ticks, maxGap: window.__maxGap, longest: window.__longest }; });
   assert.match(await page.locator('#stats').textContent(), /100000/);
   assert.ok(ticks > 20, `timer ticked only ${ticks} times`);
-  // The page's own work (reading the file, handing it over) must not freeze it; generous for CI.
-  assert.ok(maxGap < 250, `main thread blocked for ${maxGap.toFixed(0)} ms`);
-  console.log(`50 MB upload: ${ticks} timer ticks, longest main-thread gap ${maxGap.toFixed(0)} ms`);
+  // The goal is no main-thread task over 50 ms; the assertion leaves room for a loaded CI machine.
+  // The timer gap also counts the test driver's own calls into the page.
+  assert.ok(longest < 100, `a main-thread task took ${longest.toFixed(0)} ms`);
+  assert.ok(maxGap < 250, `main-thread timer stalled for ${maxGap.toFixed(0)} ms`);
+  console.log(`50 MB upload: ${ticks} timer ticks, longest timer gap ${maxGap.toFixed(0)} ms, longest task ${longest ? longest.toFixed(0) + ' ms' : 'none over 50 ms'}`);
   fs.rmSync(path.dirname(big), { recursive: true });
 });
