@@ -120,3 +120,23 @@ test('all four panels are drawn, and hovering shows the values', async () => {
   assert.match(await page.locator('.tooltip').textContent(), /^N=\d+: \d\.\d{4} \(95%: /);
   assert.ok(await page.locator('#movers tbody tr').count() > 0);
 });
+
+test('switching datasets while one is computing shows the last one picked', async () => {
+  const page = await openApp(ctx, server.url);
+  await page.selectOption('#dataset', 'chaosnli_mnli');
+  await page.locator('#status[data-state="busy"]').waitFor();
+  await page.selectOption('#dataset', 'snow2008_wsd');
+  await page.locator('#stats', { hasText: '177' }).waitFor();
+  await idle(page);
+  await page.fill('#n-number', '3');
+  await page.press('#n-number', 'Enter');
+  await assertMatchesCli(page, votesPath('snow2008_wsd'), 3);
+  // Changing the seed mid-computation cancels the stale run too.
+  await page.selectOption('#dataset', 'chaosnli_alphanli');
+  await page.locator('#status[data-state="busy"]').waitFor();
+  await page.fill('#seed', '9');
+  await page.press('#seed', 'Enter');
+  await idle(page);
+  const cli = cliCurves(votesPath('chaosnli_alphanli'), ['--n', '3', '--seed', '9']);
+  assert.equal((await readout(page, 'kl')).raw, cli['3/kl'].mean);
+});

@@ -136,3 +136,18 @@ test('the page stays responsive while a 50 MB file is parsed in the worker', asy
   console.log(`50 MB upload: ${ticks} timer ticks, longest timer gap ${maxGap.toFixed(0)} ms, longest task ${longest ? longest.toFixed(0) + ' ms' : 'none over 50 ms'}`);
   fs.rmSync(path.dirname(big), { recursive: true });
 });
+
+test('a file dropped on the page loads like a picked one', async () => {
+  const page = await openApp(ctx, server.url);
+  await page.evaluate(() => {
+    const file = new File(['item_id,a,b\nu,3,1\nv,1,3\nw,2,2\n'], 'dropped.csv', { type: 'text/csv' });
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    const zone = document.querySelector('.dropzone');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.locator('#dataset option', { hasText: 'dropped.csv' }).waitFor({ state: 'attached' });
+  await idle(page);
+  assert.match(await page.locator('#stats').textContent(), /3.*a, b/s);
+});
