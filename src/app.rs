@@ -108,6 +108,10 @@ fn DataCard() -> impl IntoView {
                 <dt>"classes"</dt><dd>{s.classes.join(", ")}</dd>
                 <dt>"votes per item"</dt><dd>{format!("{} / {} / {} (min / median / max)", s.votes_min, s.votes_median, s.votes_max)}</dd>
                 <dt>"mean entropy"</dt><dd>{format!("{:.3} bits", s.mean_entropy_bits)}</dd>
+                <dt>"annotators"</dt><dd>{match s.annotators {
+                    Some(a) => format!("{a} known by id (held-out splits whole annotators)"),
+                    None => "no ids (held-out splits each item's votes)".to_string(),
+                }}</dd>
                 <dt>"source"</dt><dd>{entry.as_ref().map(|e| e.source.clone()).unwrap_or_else(|| "your file (stays in this tab)".into())}</dd>
                 <dt>"license"</dt>
                 {
@@ -161,8 +165,10 @@ fn Controls() -> impl IntoView {
         <section class="card controls">
             <label for="n-slider">"Annotators per item, N = " <output id="n-value">{move || st.n.get()}</output></label>
             <div class="row">
+                // The value also tracks max: the browser clamps a range input's value to its max, so
+                // it must be set again once the curves (and the real max) arrive.
                 <input id="n-slider" type="range" min="1" max=move || max_n().to_string() step="1"
-                    prop:value=move || st.n.get().to_string() on:input=move |ev| set_n(event_target_value(&ev)) />
+                    prop:value=move || { max_n(); st.n.get().to_string() } on:input=move |ev| set_n(event_target_value(&ev)) />
                 <input id="n-number" type="number" min="1" max=move || max_n().to_string()
                     prop:value=move || st.n.get().to_string() on:change=move |ev| set_n(event_target_value(&ev)) />
             </div>
@@ -173,7 +179,7 @@ fn Controls() -> impl IntoView {
             </label>
             <label class="check"><input id="heldout" type="checkbox" prop:checked=move || st.heldout.get()
                 on:change=move |ev| { st.heldout.set(event_target_checked(&ev)); recompute(); } />
-                " Held-out annotators: compare with a disjoint 20% of each item's votes"</label>
+                " Held-out annotators: compare with a disjoint 20% of annotators"</label>
             <label class="check"><input id="logx" type="checkbox" prop:checked=move || st.logx.get()
                 on:change=move |ev| st.logx.set(event_target_checked(&ev)) />" Log-scale N axis"</label>
             <label for="seed">"Seed "

@@ -98,9 +98,18 @@ pub struct HeldOutSplit {
     pub excluded: Vec<String>,
 }
 
-/// Splits each item's votes at random into B (`round(fraction · M)`, clamped to 1..=M−1) and A (the
-/// rest). Items with fewer than 2 votes cannot be split and are excluded (listed in the result).
+/// Splits votes into a held-out reference B and a pool A that never share an annotator.
+///
+/// With per-annotator rows (long input, or `annotations.csv` attached), whole *annotators* are split:
+/// a seeded `round(fraction · annotators)` of them form B everywhere, so no person is on both sides
+/// anywhere in the data; items left with no vote on one side are excluded. Without them, each item's
+/// votes are split at random into B (`round(fraction · M)`, clamped to 1..=M−1) and A (the rest) —
+/// disjoint annotators per item, as votes without ids allow. Items with fewer than 2 votes are
+/// excluded. Excluded items are listed in the result.
 pub fn split_heldout(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSplit {
+    if !table.annotations().is_empty() {
+        return split_by_annotator(table, fraction, seed);
+    }
     let k = table.num_classes();
     let (mut ids, mut a, mut b, mut excluded) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut votes = Vec::new();
@@ -134,9 +143,69 @@ pub fn split_heldout(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSpli
     }
 }
 
+fn split_by_annotator(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSplit {
+    let (k, na) = (table.num_classes(), table.annotator_ids().len());
+    let mut order: Vec<u32> = (0..na as u32).collect();
+    let mut rng = stream(seed, PURPOSE_SPLIT, u64::MAX, 0);
+    for i in 0..na {
+        let j = i + below(&mut rng, (na - i) as u32) as usize;
+        order.swap(i, j);
+    }
+    let nb = ((fraction * na as f64).round() as usize).clamp(1, na.saturating_sub(1).max(1));
+    let mut in_b = vec![false; na];
+    for &a in &order[..nb] {
+        in_b[a as usize] = true;
+    }
+    let mut ca = vec![0u32; table.num_items() * k];
+    let mut cb = vec![0u32; table.num_items() * k];
+    for v in table.annotations() {
+        let side = if in_b[v.annotator as usize] {
+            &mut cb
+        } else {
+            &mut ca
+        };
+        side[v.item as usize * k + v.label as usize] += 1;
+    }
+    let (mut ids, mut a, mut b, mut excluded) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..table.num_items() {
+        let (ra, rb) = (&ca[i * k..(i + 1) * k], &cb[i * k..(i + 1) * k]);
+        if ra.iter().sum::<u32>() == 0 || rb.iter().sum::<u32>() == 0 {
+            excluded.push(table.item_ids()[i].clone());
+            continue;
+        }
+        ids.push(table.item_ids()[i].clone());
+        a.extend_from_slice(ra);
+        b.extend_from_slice(rb);
+    }
+    let classes = table.classes().to_vec();
+    HeldOutSplit {
+        a: VoteTable::new(classes.clone(), ids.clone(), a),
+        b: VoteTable::new(classes, ids, b),
+        excluded,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn annotator_split_keeps_people_on_one_side() {
+        use crate::{parse_votes, ImportOptions};
+        let mut src = String::from("item_id,annotator_id,label\n");
+        for i in 0..30 {
+            for w in 0..10 {
+                src += &format!("i{i},w{w},{}\n", if (i + w) % 3 == 0 { "x" } else { "y" });
+            }
+        }
+        let (t, _) = parse_votes(src.as_bytes(), &ImportOptions::default()).unwrap();
+        let s = split_heldout(&t, 0.2, 4);
+        assert!(s.excluded.is_empty());
+        // Two of ten annotators held out: every item has exactly 2 reference votes and 8 to draw from.
+        for i in 0..s.a.num_items() {
+            assert_eq!((s.a.total(i), s.b.total(i)), (8, 2));
+        }
+    }
 
     #[test]
     fn same_seed_same_draws_and_streams_differ() {

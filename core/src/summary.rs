@@ -15,6 +15,9 @@ pub struct Summary {
     pub votes_max: u32,
     /// Mean over items of the Shannon entropy of p_full, in bits (as datasets usually report it).
     pub mean_entropy_bits: f64,
+    /// Distinct annotators when per-annotator rows are known (then held-out splits are by annotator).
+    #[serde(default)]
+    pub annotators: Option<usize>,
 }
 
 impl Summary {
@@ -42,6 +45,7 @@ impl Summary {
             votes_median: median,
             votes_max: totals.last().copied().unwrap_or(0),
             mean_entropy_bits: if n == 0 { 0.0 } else { h / n as f64 },
+            annotators: (!t.annotations().is_empty()).then(|| t.annotator_ids().len()),
         }
     }
 }

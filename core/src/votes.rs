@@ -118,6 +118,52 @@ impl VoteTable {
             .collect()
     }
 
+    /// Attaches the per-annotator rows of `long` (the same data in long format, e.g. a dataset's
+    /// annotations.csv) to this table, keeping this table's item and class order. Fails, naming the
+    /// first difference, unless the two agree count for count.
+    pub fn attach_annotations(self, long: &VoteTable) -> Result<VoteTable, String> {
+        let item_of: std::collections::HashMap<&str, usize> = self
+            .item_ids
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+        let mut class_of = Vec::with_capacity(long.num_classes());
+        for c in long.classes() {
+            let k = self
+                .classes
+                .iter()
+                .position(|x| x == c)
+                .ok_or_else(|| format!("label '{c}' is not a class of the vote table"))?;
+            class_of.push(k as u16);
+        }
+        let k = self.num_classes();
+        let mut counts = vec![0u32; self.counts.len()];
+        let mut rows = Vec::with_capacity(long.annotations().len());
+        for a in long.annotations() {
+            let id = &long.item_ids()[a.item as usize];
+            let i = *item_of
+                .get(id.as_str())
+                .ok_or_else(|| format!("item '{id}' is not in the vote table"))?;
+            let label = class_of[a.label as usize];
+            counts[i * k + label as usize] += 1;
+            rows.push(Annotation {
+                item: i as u32,
+                annotator: a.annotator,
+                label,
+            });
+        }
+        if let Some(i) =
+            (0..self.num_items()).find(|&i| counts[i * k..(i + 1) * k] != *self.counts(i))
+        {
+            return Err(format!(
+                "item '{}' has other counts in the annotations than in the vote table",
+                self.item_ids[i]
+            ));
+        }
+        Ok(self.with_annotations(long.annotator_ids().to_vec(), rows))
+    }
+
     /// A table with the items in a new order (`order[j]` = old index of new item `j`).
     /// Used by tests that check order invariance.
     pub fn reordered(&self, order: &[usize]) -> VoteTable {

@@ -60,6 +60,14 @@ fn all_vote_and_annotation_files_load() {
         if votes.exists() && ann.exists() {
             let (w, l) = (load(&votes), load(&ann));
             assert!(!l.annotations().is_empty());
+            let attached = w
+                .clone()
+                .attach_annotations(&l)
+                .unwrap_or_else(|e| panic!("{}: {e}", ann.display()));
+            assert_eq!(
+                attached.annotations().len() as u64,
+                (0..w.num_items()).map(|i| w.total(i) as u64).sum::<u64>()
+            );
             let index: HashMap<&str, usize> = l
                 .item_ids()
                 .iter()

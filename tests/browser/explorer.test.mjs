@@ -24,6 +24,7 @@ test('dragging the slider to N=10 shows what `annosat curves` prints', async () 
   const page = await openApp(ctx, server.url, '?n=3');
   assert.equal(await page.locator('#n-value').textContent(), '3');
   const slider = page.locator('#n-slider');
+  assert.equal(await slider.inputValue(), '3', 'the knob sits where the URL says');
   await slider.focus();
   await page.keyboard.press('Home');
   assert.equal(await page.locator('#n-value').textContent(), '1');
@@ -83,7 +84,10 @@ test('the URL carries the view and a link restores it', async () => {
   assert.match(await page.locator('.readout.selected').getAttribute('data-metric'), /^jsd$/);
   assert.match(await page.locator('#saturation').textContent(), /80% of the improvement by N = \d+/);
   assert.equal(new URL(page.url()).search, q);
-  const cli = cliCurves(votesPath('snow2008_temp'), ['--n', '4', '--seed', '7', '--heldout', '0.2']);
+  // snow2008_temp has annotator ids, so the held-out split is by annotator: --annotations.
+  const ann = votesPath('snow2008_temp').replace(/votes\.csv$/, 'annotations.csv');
+  const cli = cliCurves(votesPath('snow2008_temp'), ['--n', '4', '--seed', '7', '--heldout', '0.2', '--annotations', ann]);
+  assert.match(await page.locator('#stats').textContent(), /known by id/);
   assert.equal((await readout(page, 'kl')).raw, cli['4/kl'].mean);
 });
 

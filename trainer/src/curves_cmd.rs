@@ -41,13 +41,23 @@ pub struct Args {
     /// Share of the N=1 → N=max improvement that defines saturation in the JSON output (0–1).
     #[arg(long, default_value_t = 0.9)]
     target: f64,
+    /// The same votes in long format (`item_id,annotator_id,label`, e.g. a dataset's annotations.csv):
+    /// with it, --heldout holds out whole annotators instead of a share of each item's votes.
+    #[arg(long)]
+    annotations: Option<PathBuf>,
     /// Drop items with zero votes instead of failing on them.
     #[arg(long)]
     skip_empty_items: bool,
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let table = crate::load_votes(&a.votes, a.skip_empty_items)?;
+    let mut table = crate::load_votes(&a.votes, a.skip_empty_items)?;
+    if let Some(path) = &a.annotations {
+        let long = crate::load_votes(path, false)?;
+        table = table
+            .attach_annotations(&long)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
     if !(a.target > 0.0 && a.target <= 1.0) {
         bail!("--target must be in (0, 1], e.g. 0.9 for 90%");
     }
