@@ -198,7 +198,16 @@ fn StatusLine() -> impl IntoView {
         match st.status.get() {
         Status::Idle => {
             let items = st.curves.with(|c| c.as_ref().map(|c| c.items.first().copied().unwrap_or(0))).unwrap_or(0);
-            view! { <p class="status" id="status" data-state="idle">{format!("{items} items, 50 repeats per N, seed {}; computed in {:.0} ms in a worker.", st.seed.get(), st.compute_ms.get())}</p> }.into_any()
+            {
+                let workers = crate::bridge::size();
+                let text = format!(
+                    "{items} items, 50 repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}.",
+                    st.seed.get(),
+                    st.compute_ms.get(),
+                    if workers == 1 { "" } else { "s" }
+                );
+                view! { <p class="status" id="status" data-state="idle">{text}</p> }.into_any()
+            }
         }
         Status::Busy { stage, done } => view! {
             <p class="status" id="status" data-state="busy">{format!("{stage}… {:.0}%", done * 100.0)}

@@ -19,8 +19,13 @@ pub enum Format {
 pub enum Request {
     /// Parse the attached bytes; on success they become the worker's current table.
     Load { id: u64, format: Format },
-    /// Curves of the current table.
-    Compute { id: u64, config: CurveConfig },
+    /// Curves of the current table, for the repeats `part` (start, end) or all of them; the page
+    /// splits the repeats over several workers and merges the parts (`Curves::merge`).
+    Compute {
+        id: u64,
+        config: CurveConfig,
+        part: Option<(u32, u32)>,
+    },
     /// One draw per item at N (repeat 0 of the curves), for the per-item view.
     Items {
         id: u64,

@@ -126,7 +126,7 @@ impl St {
             stage: "compute".into(),
             done: 0.0,
         });
-        let id = bridge::compute(|id| Request::Compute { id, config });
+        let id = bridge::compute(config);
         LATEST_COMPUTE.with(|c| c.set(id));
     }
 

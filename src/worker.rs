@@ -3,7 +3,7 @@
 //! stale computation by terminating the worker and starting a fresh one.
 
 use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
-use annosat_core::curves::{compute_with_progress, item_draws};
+use annosat_core::curves::{compute_repeats, item_draws};
 use annosat_core::summary::Summary;
 use annosat_core::{bundle, parse_votes_with_progress, ImportOptions, VoteTable};
 use std::cell::RefCell;
@@ -83,7 +83,7 @@ fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
                 Err(message) => Response::Error { id, message },
             }
         }
-        Request::Compute { id, config } => TABLE.with(|c| match c.borrow().as_ref() {
+        Request::Compute { id, config, part } => TABLE.with(|c| match c.borrow().as_ref() {
             None => Response::Error {
                 id,
                 message: "no dataset loaded".into(),
@@ -91,7 +91,8 @@ fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
             Some(t) => {
                 let t0 = now_ms();
                 let mut p = progress(id, "compute");
-                match compute_with_progress(t, &config, &mut |d, n| p(d as f64 / n as f64)) {
+                let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
+                match compute_repeats(t, &config, range, &mut |d, n| p(d as f64 / n as f64)) {
                     Ok(curves) => Response::Curves {
                         id,
                         curves,

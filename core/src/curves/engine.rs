@@ -74,18 +74,19 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// Returns items used per grid N and `values[metric][g * repeats + r]` (NaN = undefined).
+/// Returns items used per grid N and `values[metric][g * nr + r]` for the repeats in `repeats`
+/// (NaN = undefined). Repeat r always uses stream r, so any split of the repeats gives the same values.
 pub(super) fn run(
     pool: &VoteTable,
     reference: &VoteTable,
     grid: &[u32],
-    repeats: u32,
+    repeats: std::ops::Range<u32>,
     seed: u64,
     alpha: f64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> (Vec<u32>, [Vec<f64>; 4]) {
     let k = pool.num_classes();
-    let (ng, nr) = (grid.len(), repeats as usize);
+    let (ng, nr, first) = (grid.len(), repeats.len(), repeats.start);
     let nmax = (*grid.last().unwrap()).min(pool.max_total()) as usize;
     let ref_max = reference.max_total() as u64;
     let g_tab = XLogX::new(2 * nmax as u64 * ref_max.max(1));
@@ -169,6 +170,7 @@ pub(super) fn run(
         nr,
         nmax,
         seed,
+        first,
     );
     // A compile-time class count lets the compiler unroll the per-class loops for common K.
     let acc = match (k, covered) {
@@ -250,6 +252,7 @@ type Args<'a> = (
     usize,
     usize,
     u64,
+    u32,
 );
 
 /// The loop over repeats. Each repeat is its own (never inlined) call: browsers compile wasm with a
@@ -260,11 +263,11 @@ fn accumulate<const K: usize, G: XLnX>(
     args: Args,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Acc> {
-    let (ng, nr) = (args.5, args.6);
+    let (ng, nr, first) = (args.5, args.6, args.9 as usize);
     let mut acc = vec![ACC0; nr * ng];
     let mut scratch: Vec<u16> = Vec::with_capacity(args.2.len());
     for (r, row) in acc.chunks_exact_mut(ng).enumerate() {
-        one_repeat::<K, G>(gx, &args, r, row, &mut scratch);
+        one_repeat::<K, G>(gx, &args, first + r, row, &mut scratch);
         progress(r + 1, nr);
     }
     acc
@@ -280,7 +283,7 @@ fn one_repeat<const K: usize, G: XLnX>(
     row: &mut [Acc],
     scratch: &mut Vec<u16>,
 ) {
-    let &(reference, items_pre, votes, t, k_dyn, _, _, nmax, seed) = args;
+    let &(reference, items_pre, votes, t, k_dyn, _, _, nmax, seed, _) = args;
     let k = if K == 0 { k_dyn } else { K };
     let mut f = [0u32; MAX_CLASSES];
     let mut c = [0u32; MAX_CLASSES];

@@ -138,7 +138,10 @@ pub struct CurvePoint {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Curves {
     pub grid: Vec<u32>,
+    /// Number of repeats held here, and the index of the first (0 unless this is a part).
     pub repeats: u32,
+    #[serde(default)]
+    pub first_repeat: u32,
     /// Items used at each grid N (those with at least N votes to draw from).
     pub items: Vec<u32>,
     /// Items left out of every N because a held-out split needs at least 2 votes.
@@ -216,6 +219,35 @@ impl Curves {
         }
     }
 
+    /// Joins parts computed by [`compute_repeats`] over contiguous ranges into one result.
+    pub fn merge(mut parts: Vec<Curves>) -> Result<Curves, String> {
+        parts.sort_by_key(|p| p.first_repeat);
+        let first = parts.first().ok_or("nothing to merge")?;
+        let mut next = first.first_repeat;
+        for p in &parts {
+            if p.first_repeat != next || p.grid != first.grid || p.items != first.items {
+                return Err("parts do not fit together".into());
+            }
+            next += p.repeats;
+        }
+        let ng = first.grid.len();
+        let values = std::array::from_fn(|m| {
+            let mut v = Vec::with_capacity(ng * (next - first.first_repeat) as usize);
+            for g in 0..ng {
+                for p in &parts {
+                    let r = p.repeats as usize;
+                    v.extend_from_slice(&p.values[m][g * r..(g + 1) * r]);
+                }
+            }
+            v
+        });
+        Ok(Curves {
+            repeats: next - first.first_repeat,
+            values,
+            ..parts[0].clone()
+        })
+    }
+
     /// The point at annotator budget `n`, if `n` is on the grid.
     pub fn point(&self, metric: Metric, n: u32) -> Option<CurvePoint> {
         self.grid
@@ -264,7 +296,18 @@ pub fn compute_with_progress(
     cfg: &CurveConfig,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Curves, CurveError> {
-    if cfg.repeats == 0 {
+    compute_repeats(table, cfg, 0..cfg.repeats, progress)
+}
+
+/// Only the repeats in `range` (of `cfg.repeats`): parts computed separately (the app splits them
+/// over several workers) and joined with [`Curves::merge`] equal [`compute`] exactly.
+pub fn compute_repeats(
+    table: &VoteTable,
+    cfg: &CurveConfig,
+    range: std::ops::Range<u32>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Curves, CurveError> {
+    if cfg.repeats == 0 || range.is_empty() || range.end > cfg.repeats {
         return Err(CurveError::NoRepeats);
     }
     let k = table.num_classes();
@@ -296,14 +339,15 @@ pub fn compute_with_progress(
         pool,
         reference,
         &grid,
-        cfg.repeats,
+        range.clone(),
         cfg.seed,
         alpha,
         progress,
     );
     Ok(Curves {
         grid,
-        repeats: cfg.repeats,
+        repeats: range.len() as u32,
+        first_repeat: range.start,
         items,
         heldout_excluded,
         alpha,
@@ -336,5 +380,29 @@ mod serde_tests {
         let back: Curves = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
         assert_eq!(back.point(Metric::EntropyCorr, 1).unwrap().mean, None);
         assert_eq!(back.to_csv(), c.to_csv());
+    }
+
+    #[test]
+    fn parts_merge_to_the_whole() {
+        let t = VoteTable::new(
+            vec!["a".into(), "b".into(), "c".into()],
+            vec!["x".into(), "y".into(), "z".into()],
+            vec![5, 3, 2, 1, 8, 1, 4, 4, 2],
+        );
+        let cfg = CurveConfig {
+            repeats: 7,
+            ..Default::default()
+        };
+        let whole = compute(&t, &cfg).unwrap();
+        let parts = vec![
+            compute_repeats(&t, &cfg, 4..7, &mut |_, _| {}).unwrap(),
+            compute_repeats(&t, &cfg, 0..4, &mut |_, _| {}).unwrap(),
+        ];
+        // (NaN ≠ NaN, so compare the serialised forms, where undefined is null.)
+        let merged = Curves::merge(parts).unwrap();
+        assert_eq!(
+            serde_json::to_string(&merged).unwrap(),
+            serde_json::to_string(&whole).unwrap()
+        );
     }
 }
