@@ -8,6 +8,7 @@ import collections
 import csv
 import json
 import os
+import shutil
 import sys
 
 src, out = sys.argv[1], sys.argv[2]
@@ -15,7 +16,10 @@ NLI = ["entailment", "neutral", "contradiction"]
 for sub, name in [("snli", "chaosnli_snli"), ("mnli_m", "chaosnli_mnli"), ("alphanli", "chaosnli_alphanli")]:
     rows = [json.loads(line) for line in open(os.path.join(src, f"chaosNLI_{sub}.jsonl"), encoding="utf-8")]
     d = os.path.join(out, name)
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(os.path.join(d, "original"), exist_ok=True)
+    # Keep the source file as downloaded, as the shared datasets do (tests re-convert it).
+    if os.path.abspath(src) != os.path.abspath(os.path.join(d, "original")):
+        shutil.copy(os.path.join(src, f"chaosNLI_{sub}.jsonl"), os.path.join(d, "original"))
     alpha = sub == "alphanli"
     classes = ["hyp1", "hyp2"] if alpha else NLI
     keys = ["1", "2"] if alpha else ["e", "n", "c"]

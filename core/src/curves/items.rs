@@ -3,7 +3,7 @@
 
 use super::{split_for, CurveConfig, CurveError};
 use crate::logtable::xlnx;
-use crate::metrics::js_distance;
+use crate::metrics::{js_distance, normalize};
 use crate::sample::{expand, partial_shuffle, subsample_stream};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,10 @@ pub fn item_draws(
             c[v as usize] += 1;
         }
         let f = reference.counts(i).to_vec();
-        let (p, q) = (pool_dist(&c), pool_dist(&f));
+        let (p, q) = (
+            normalize(&c).unwrap_or_default(),
+            normalize(&f).unwrap_or_default(),
+        );
         out.push(ItemDraw {
             item: pool.item_ids()[i].clone(),
             h_n: entropy_of(&c),
@@ -68,11 +71,6 @@ pub fn item_draws(
         });
     }
     Ok(out)
-}
-
-fn pool_dist(c: &[u32]) -> Vec<f64> {
-    let t: u32 = c.iter().sum();
-    c.iter().map(|&x| x as f64 / t as f64).collect()
 }
 
 #[cfg(test)]
