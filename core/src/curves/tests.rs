@@ -213,3 +213,47 @@ fn bad_configs_are_errors() {
     };
     assert_eq!(bad(h), CurveError::BadFraction(1.0));
 }
+
+#[test]
+fn json_round_trip_keeps_undefined_values() {
+    let t = VoteTable::new(
+        vec!["a".into(), "b".into()],
+        vec!["x".into(), "y".into()],
+        vec![3, 1, 1, 3],
+    );
+    let c = compute(
+        &t,
+        &CurveConfig {
+            repeats: 3,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let back: Curves = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+    assert_eq!(back.point(Metric::EntropyCorr, 1).unwrap().mean, None);
+    assert_eq!(back.to_csv(), c.to_csv());
+}
+
+#[test]
+fn parts_merge_to_the_whole() {
+    let t = VoteTable::new(
+        vec!["a".into(), "b".into(), "c".into()],
+        vec!["x".into(), "y".into(), "z".into()],
+        vec![5, 3, 2, 1, 8, 1, 4, 4, 2],
+    );
+    let cfg = CurveConfig {
+        repeats: 7,
+        ..Default::default()
+    };
+    let whole = compute(&t, &cfg).unwrap();
+    let parts = vec![
+        compute_repeats(&t, &cfg, 4..7, &mut |_, _| {}).unwrap(),
+        compute_repeats(&t, &cfg, 0..4, &mut |_, _| {}).unwrap(),
+    ];
+    // (NaN ≠ NaN, so compare the serialised forms, where undefined is null.)
+    let merged = Curves::merge(parts).unwrap();
+    assert_eq!(
+        serde_json::to_string(&merged).unwrap(),
+        serde_json::to_string(&whole).unwrap()
+    );
+}
