@@ -51,6 +51,12 @@ pub fn App() -> impl IntoView {
                 <DataCard />
             </aside>
             <main class="main">
+                {move || st.upload_error.get().map(|e| view! {
+                    <p class="error banner" id="upload-error-banner" role="alert">
+                        {format!("Your file was not loaded: {e}")}
+                        <button class="link" on:click=move |_| st.upload_error.set(None)>"dismiss"</button>
+                    </p>
+                })}
                 <StatusLine />
                 <SummaryCard />
                 <Readouts />

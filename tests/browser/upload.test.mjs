@@ -69,6 +69,7 @@ test('bad files get an inline message with line, column and fix; the app stays u
     await err.waitFor();
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'idle');
     assert.match(await err.textContent(), want, name);
+    assert.match(await page.locator('#upload-error-banner').textContent(), want, `${name} (banner)`);
     assert.equal(await page.locator('#dataset').inputValue(), 'chaosnli_snli', `${name} replaced the dataset`);
     assert.deepEqual(await readout(page, 'kl'), before, `${name} changed the numbers`);
   }
