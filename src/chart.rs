@@ -177,15 +177,16 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let geom: Arc<Mutex<Option<Geom>>> = Arc::new(Mutex::new(None));
     let (tip, set_tip) = signal(None::<(f64, String)>);
-    let sat = move || {
+    // Depends on x and the curves only, so dragging N does not recompute it for every redraw.
+    let sat = Memo::new(move |_| {
         let x = st.x.get() as f64 / 100.0;
         st.curves
             .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
-    };
+    });
     {
         let geom = geom.clone();
         Effect::new(move |_| {
-            let (n, logx, s) = (st.n.get(), st.logx.get(), sat());
+            let (n, logx, s) = (st.n.get(), st.logx.get(), sat.get());
             let Some(c) = st.curves.get() else { return };
             let (Some(el), Some(s)) = (canvas.get(), s) else {
                 return;
@@ -239,7 +240,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         }
     };
     let export_svg = move |_| {
-        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat()) else {
+        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat.get_untracked()) else {
             return;
         };
         let mut svg = String::new();

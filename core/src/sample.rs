@@ -98,6 +98,24 @@ pub struct HeldOutSplit {
     pub excluded: Vec<String>,
 }
 
+impl HeldOutSplit {
+    /// The two sides as tables over the kept items (row-major counts, same classes as `table`).
+    fn new(
+        table: &VoteTable,
+        ids: Vec<String>,
+        a: Vec<u32>,
+        b: Vec<u32>,
+        excluded: Vec<String>,
+    ) -> Self {
+        let classes = table.classes().to_vec();
+        HeldOutSplit {
+            a: VoteTable::new(classes.clone(), ids.clone(), a),
+            b: VoteTable::new(classes, ids, b),
+            excluded,
+        }
+    }
+}
+
 /// Splits votes into a held-out reference B and a pool A that never share an annotator.
 ///
 /// With per-annotator rows (long input, or `annotations.csv` attached), whole *annotators* are split:
@@ -135,12 +153,7 @@ pub fn split_heldout(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSpli
         a.extend(ca);
         b.extend(cb);
     }
-    let classes = table.classes().to_vec();
-    HeldOutSplit {
-        a: VoteTable::new(classes.clone(), ids.clone(), a),
-        b: VoteTable::new(classes, ids, b),
-        excluded,
-    }
+    HeldOutSplit::new(table, ids, a, b, excluded)
 }
 
 fn split_by_annotator(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSplit {
@@ -177,12 +190,7 @@ fn split_by_annotator(table: &VoteTable, fraction: f64, seed: u64) -> HeldOutSpl
         a.extend_from_slice(ra);
         b.extend_from_slice(rb);
     }
-    let classes = table.classes().to_vec();
-    HeldOutSplit {
-        a: VoteTable::new(classes.clone(), ids.clone(), a),
-        b: VoteTable::new(classes, ids, b),
-        excluded,
-    }
+    HeldOutSplit::new(table, ids, a, b, excluded)
 }
 
 #[cfg(test)]

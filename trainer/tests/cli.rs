@@ -95,45 +95,14 @@ fn heldout_with_annotations_holds_out_whole_annotators() {
     let d = data_dir().join("snow2008_rte");
     let (v, a) = (d.join("votes.csv"), d.join("annotations.csv"));
     let (v, a) = (v.to_str().unwrap(), a.to_str().unwrap());
-    let by_vote = annosat(&[
-        "curves",
-        "--votes",
-        v,
-        "--heldout",
-        "0.2",
-        "--n",
-        "2",
-        "--repeats",
-        "5",
-    ]);
-    let by_annotator = annosat(&[
-        "curves",
-        "--votes",
-        v,
-        "--annotations",
-        a,
-        "--heldout",
-        "0.2",
-        "--n",
-        "2",
-        "--repeats",
-        "5",
-    ]);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["curves", "--votes", v, "--n", "2", "--repeats", "5"];
+        args.extend_from_slice(extra);
+        annosat(&args)
+    };
+    let by_vote = run(&["--heldout", "0.2"]);
+    let by_annotator = run(&["--annotations", a, "--heldout", "0.2"]);
     assert_ne!(by_vote, by_annotator);
     // Without --heldout the annotator rows change nothing.
-    let plain = annosat(&["curves", "--votes", v, "--n", "2", "--repeats", "5"]);
-    assert_eq!(
-        plain,
-        annosat(&[
-            "curves",
-            "--votes",
-            v,
-            "--annotations",
-            a,
-            "--n",
-            "2",
-            "--repeats",
-            "5"
-        ])
-    );
+    assert_eq!(run(&[]), run(&["--annotations", a]));
 }
