@@ -7,9 +7,12 @@
 # Where data comes from, in order:
 #   1. $ANNOSAT_DATA, if set;
 #   2. ../shared/data beside the clone (the project's machines have it);
-#   3. ~/.cache/annosat/data, filled on first use by downloading ChaosNLI v1.0 from its public
-#      re-host (github jsbaan/calibration-on-disagreement-data, which includes ChaosNLI verbatim;
-#      license CC BY-NC 4.0, Nie et al. 2020) and converting it with scripts/chaosnli_to_votes.py.
+#   3. ~/.cache/annosat/data, filled on first use by scripts/download/fetch.py: it downloads each of
+#      the 17 datasets' original files from its public GitHub repository at a pinned commit
+#      (raw.githubusercontent.com; table in scripts/download/sources.py), checks their hashes and
+#      converts them into the same votes.csv / annotations.csv / items.jsonl as ../shared/data.
+#      A dataset that cannot be downloaded is reported and skipped; only ChaosNLI-SNLI (the default
+#      dataset) is required. `python3 scripts/download/fetch.py ~/.cache/annosat/data` retries.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -17,19 +20,14 @@ find_data() {
   if [ -n "${ANNOSAT_DATA:-}" ]; then echo "$ANNOSAT_DATA"; return; fi
   if [ -f "$root/../shared/data/chaosnli_snli/votes.csv" ]; then (cd "$root/../shared/data" && pwd); return; fi
   local cache="$HOME/.cache/annosat/data"
-  if [ ! -f "$cache/chaosnli_snli/votes.csv" ]; then
-    local commit=990e81cacadac5d0268160d1c02bad19d4ddb9a3
-    local base="https://raw.githubusercontent.com/jsbaan/calibration-on-disagreement-data/$commit/data/chaosNLI_v1.0"
-    local tmp; tmp=$(mktemp -d)
-    echo "fetch-data: downloading ChaosNLI v1.0 into $cache" >&2
-    for f in chaosNLI_snli.jsonl chaosNLI_mnli_m.jsonl chaosNLI_alphanli.jsonl; do
-      curl -fsSL --retry 3 -o "$tmp/$f" "$base/$f" || {
-        echo "fetch-data: cannot download $base/$f; put the datasets in ../shared/data or set ANNOSAT_DATA" >&2
-        exit 1
-      }
-    done
-    python3 "$root/scripts/chaosnli_to_votes.py" "$tmp" "$cache"
-    rm -rf "$tmp"
+  # The stamp marks a finished download run, so failed datasets are not retried on every call.
+  if [ ! -f "$cache/chaosnli_snli/votes.csv" ] || [ ! -f "$cache/.fetched" ]; then
+    echo "fetch-data: downloading the datasets' public sources into $cache" >&2
+    python3 "$root/scripts/download/fetch.py" "$cache" >&2 || {
+      echo "fetch-data: cannot download ChaosNLI-SNLI (the default dataset); put the datasets in ../shared/data or set ANNOSAT_DATA" >&2
+      exit 1
+    }
+    touch "$cache/.fetched"
   fi
   echo "$cache"
 }

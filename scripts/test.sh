@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh - run every annosat test on this machine, installing whatever is missing first.
-#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference)
+#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference);
+#      the download converters (scripts/download) reproduce every shared dataset from its originals
 #   2. the core builds for wasm32 with no web dependency
 #   3. trunk build --release of the app
 #   4. browser tests in real headless Chromium (tests/browser, node --test + playwright-core)
@@ -17,6 +18,9 @@ export ANNOSAT_DATA
 
 step "cargo test (core + trainer)"
 cargo test --locked -p annosat-core -p annosat-trainer
+
+step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
+python3 scripts/download/test_converters.py
 
 step "core compiles for wasm32 without web dependencies"
 cargo build --locked -p annosat-core --target wasm32-unknown-unknown
