@@ -9,6 +9,7 @@
 //! - [`sample`]: seeded, portable subsampling without replacement and held-out annotator splits.
 //! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
 //! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
+//! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
 //! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
 //!
 //! Not here: reading files (callers pass bytes), plotting, training.
@@ -18,6 +19,7 @@ pub mod curves;
 pub mod import;
 pub mod logtable;
 pub mod metrics;
+pub mod models;
 pub mod sample;
 pub mod summary;
 pub mod votes;

@@ -3,13 +3,24 @@
 //! `curves` computes target-side saturation curves for any vote file (the same core code the app
 //! runs in the browser); `distance` prints per-item metrics between two vote files (used to
 //! cross-check the core against an independent numpy implementation); `bundle` prepares the
-//! datasets the app serves.
+//! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets.
 
 mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
+mod embed_cmd;
+mod encoder;
+mod sweep;
+mod texts;
+mod util;
 
 use clap::{Parser, Subcommand};
+
+/// The head sweep allocates and frees tens of megabytes per optimiser step (candle makes new tensors);
+/// glibc returns such blocks to the OS each time and page-faults them back, which cost more than the
+/// arithmetic. mimalloc keeps them.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -31,14 +42,26 @@ enum Command {
     Distance(distance_cmd::Args),
     /// Turn dataset folders into the compact files and index.json the web app fetches.
     Bundle(bundle_cmd::Args),
+    /// Mean-pooled sentence embeddings of each item's texts, cached as safetensors (resumable).
+    Embed(embed_cmd::Args),
+    /// Train MLP heads on cached features for every arm × N × seed × split; export for the app.
+    Sweep(sweep::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "annosat=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let result = match cli.command {
         Command::Curves(a) => curves_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
+        Command::Embed(a) => embed_cmd::run(a),
+        Command::Sweep(a) => sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

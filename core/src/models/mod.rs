@@ -1,0 +1,241 @@
+//! Model-side results: the trainer's exported sweeps (docs/exports.md), aggregated into metric-vs-N
+//! curves per arm, "x% of the improvement by N" points, and paired comparisons between arms.
+//!
+//! The trainer writes the manifests; the app and `annosat repro` read them through this module, so
+//! the numbers on the page and in the reproduction table come from one implementation.
+
+mod compare;
+#[cfg(test)]
+mod tests;
+
+pub use compare::{paired, Paired};
+
+use serde::{Deserialize, Serialize};
+
+/// A sweep's manifest (the fields the readers need; unknown fields are ignored).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    pub schema: String,
+    pub dataset: String,
+    pub classes: Vec<String>,
+    pub encoder: String,
+    pub features: String,
+    pub reference: String,
+    pub command: String,
+    pub splits: Vec<Split>,
+    pub runs: Vec<Run>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Split {
+    pub seed: u64,
+    pub test_items: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Run {
+    pub arm: String,
+    pub n: u32,
+    pub split: u64,
+    pub seed: u64,
+    pub best_epoch: usize,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    pub metrics: RunMetrics,
+    pub offset: usize,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct RunMetrics {
+    pub kl: f64,
+    pub jsd: f64,
+    pub entropy_corr: Option<f64>,
+    pub brier: f64,
+    pub rel: f64,
+    pub res: f64,
+    pub unc: f64,
+    pub residual: f64,
+    pub ece: f64,
+    pub dist_ece: f64,
+    pub accuracy: f64,
+}
+
+/// The model-side metrics the app plots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelMetric {
+    Kl,
+    EntropyCorr,
+    Brier,
+    Rel,
+    Res,
+    Unc,
+    Ece,
+    DistEce,
+    Accuracy,
+}
+
+impl ModelMetric {
+    pub const ALL: [ModelMetric; 9] = [
+        ModelMetric::Kl,
+        ModelMetric::EntropyCorr,
+        ModelMetric::Brier,
+        ModelMetric::Rel,
+        ModelMetric::Res,
+        ModelMetric::Unc,
+        ModelMetric::Ece,
+        ModelMetric::DistEce,
+        ModelMetric::Accuracy,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            ModelMetric::Kl => "kl",
+            ModelMetric::EntropyCorr => "entropy_corr",
+            ModelMetric::Brier => "brier",
+            ModelMetric::Rel => "rel",
+            ModelMetric::Res => "res",
+            ModelMetric::Unc => "unc",
+            ModelMetric::Ece => "ece",
+            ModelMetric::DistEce => "dist_ece",
+            ModelMetric::Accuracy => "accuracy",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ModelMetric> {
+        ModelMetric::ALL.into_iter().find(|m| m.key() == s)
+    }
+
+    /// Axis label with units.
+    pub fn label(self) -> &'static str {
+        match self {
+            ModelMetric::Kl => "KL(human ‖ model), nats",
+            ModelMetric::EntropyCorr => "entropy correlation (Pearson r)",
+            ModelMetric::Brier => "Brier score (soft targets)",
+            ModelMetric::Rel => "Murphy REL (lower is better)",
+            ModelMetric::Res => "Murphy RES (higher is better)",
+            ModelMetric::Unc => "Murphy UNC (data only)",
+            ModelMetric::Ece => "ECE vs majority (15 bins)",
+            ModelMetric::DistEce => "Dist-ECE (15 bins)",
+            ModelMetric::Accuracy => "accuracy vs human majority",
+        }
+    }
+
+    pub fn higher_is_better(self) -> bool {
+        matches!(self, ModelMetric::EntropyCorr | ModelMetric::Res | ModelMetric::Accuracy)
+    }
+
+    pub fn of(self, m: &RunMetrics) -> Option<f64> {
+        let v = match self {
+            ModelMetric::Kl => m.kl,
+            ModelMetric::EntropyCorr => return m.entropy_corr,
+            ModelMetric::Brier => m.brier,
+            ModelMetric::Rel => m.rel,
+            ModelMetric::Res => m.res,
+            ModelMetric::Unc => m.unc,
+            ModelMetric::Ece => m.ece,
+            ModelMetric::DistEce => m.dist_ece,
+            ModelMetric::Accuracy => m.accuracy,
+        };
+        v.is_finite().then_some(v)
+    }
+}
+
+/// One N of an arm's curve: mean over runs (model seeds × split seeds) and their range.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ArmPoint {
+    pub n: u32,
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    pub runs: usize,
+}
+
+impl Manifest {
+    pub fn parse(json: &str) -> Result<Manifest, String> {
+        let m: Manifest = serde_json::from_str(json).map_err(|e| format!("not a model manifest: {e}"))?;
+        if !m.schema.starts_with("annosat-models/") {
+            return Err(format!("unknown schema {:?}", m.schema));
+        }
+        Ok(m)
+    }
+
+    /// Arms in the order the trainer wrote them.
+    pub fn arms(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for r in &self.runs {
+            if !v.contains(&r.arm) {
+                v.push(r.arm.clone());
+            }
+        }
+        v
+    }
+
+    /// The N grid, ascending.
+    pub fn ns(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.runs.iter().map(|r| r.n).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// (split, seed) pairs, each one paired unit of comparison.
+    pub fn units(&self) -> Vec<(u64, u64)> {
+        let mut v: Vec<(u64, u64)> = self.runs.iter().map(|r| (r.split, r.seed)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Metric value of one run, if present and defined.
+    pub fn value(&self, arm: &str, n: u32, unit: (u64, u64), metric: ModelMetric) -> Option<f64> {
+        self.runs
+            .iter()
+            .find(|r| r.arm == arm && r.n == n && (r.split, r.seed) == unit)
+            .and_then(|r| metric.of(&r.metrics))
+    }
+
+    /// Mean and range over runs at every N for one arm and metric.
+    pub fn curve(&self, arm: &str, metric: ModelMetric) -> Vec<ArmPoint> {
+        self.ns()
+            .into_iter()
+            .filter_map(|n| {
+                let vals: Vec<f64> = self
+                    .runs
+                    .iter()
+                    .filter(|r| r.arm == arm && r.n == n)
+                    .filter_map(|r| metric.of(&r.metrics))
+                    .collect();
+                (!vals.is_empty()).then(|| ArmPoint {
+                    n,
+                    mean: vals.iter().sum::<f64>() / vals.len() as f64,
+                    min: vals.iter().cloned().fold(f64::INFINITY, f64::min),
+                    max: vals.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+                    runs: vals.len(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Share of the first-to-last improvement captured at each point: (v(N) − v(N₁)) / (v(N_max) − v(N₁)).
+/// `None` when the curve does not move (no improvement to capture).
+pub fn captured_share(points: &[ArmPoint]) -> Option<Vec<f64>> {
+    let (first, last) = (points.first()?.mean, points.last()?.mean);
+    let span = last - first;
+    (span.abs() > 1e-12).then(|| points.iter().map(|p| (p.mean - first) / span).collect())
+}
+
+/// The smallest N of the grid whose mean captures at least `x` of the improvement and stays there.
+pub fn captured_at(points: &[ArmPoint], x: f64) -> Option<u32> {
+    let share = captured_share(points)?;
+    let mut at = None;
+    for (p, s) in points.iter().zip(&share).rev() {
+        if *s >= x {
+            at = Some(p.n);
+        } else {
+            break;
+        }
+    }
+    at
+}

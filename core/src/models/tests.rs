@@ -1,0 +1,90 @@
+use super::*;
+
+fn manifest(runs: Vec<(&str, u32, u64, u64, f64, f64)>) -> Manifest {
+    // (arm, n, split, seed, kl, entropy_corr)
+    let runs = runs
+        .into_iter()
+        .map(|(arm, n, split, seed, kl, ec)| Run {
+            arm: arm.into(),
+            n,
+            split,
+            seed,
+            best_epoch: 0,
+            temperature: None,
+            metrics: RunMetrics {
+                kl,
+                jsd: 0.0,
+                entropy_corr: Some(ec),
+                brier: 0.0,
+                rel: 0.0,
+                res: 0.0,
+                unc: 0.0,
+                residual: 0.0,
+                ece: 0.0,
+                dist_ece: 0.0,
+                accuracy: 0.0,
+            },
+            offset: 0,
+        })
+        .collect();
+    Manifest {
+        schema: "annosat-models/1".into(),
+        dataset: "toy".into(),
+        classes: vec!["a".into(), "b".into()],
+        encoder: "e".into(),
+        features: "f".into(),
+        reference: "all votes".into(),
+        command: String::new(),
+        splits: vec![],
+        runs,
+    }
+}
+
+#[test]
+fn curves_average_over_units_and_keep_the_range() {
+    let m = manifest(vec![
+        ("soft", 1, 42, 0, 1.0, 0.1),
+        ("soft", 1, 42, 1, 0.8, 0.3),
+        ("soft", 10, 42, 0, 0.5, 0.5),
+        ("soft", 10, 42, 1, 0.3, 0.7),
+    ]);
+    let c = m.curve("soft", ModelMetric::Kl);
+    assert_eq!(c.len(), 2);
+    assert!((c[0].mean - 0.9).abs() < 1e-12 && c[0].min == 0.8 && c[0].max == 1.0);
+    assert_eq!(c[1].runs, 2);
+    assert_eq!(m.ns(), vec![1, 10]);
+    assert_eq!(m.units(), vec![(42, 0), (42, 1)]);
+}
+
+#[test]
+fn captured_point_is_where_the_share_stays_above_x() {
+    let pts: Vec<ArmPoint> = [(1, 1.0), (2, 0.5), (5, 0.12), (10, 0.2), (20, 0.1), (50, 0.0)]
+        .iter()
+        .map(|&(n, v)| ArmPoint { n, mean: v, min: v, max: v, runs: 1 })
+        .collect();
+    // Shares: 0, .5, .88, .8, .9, 1 -> 0.85 is first held from N = 20 (N = 5 dips back).
+    assert_eq!(captured_at(&pts, 0.85), Some(20));
+    assert_eq!(captured_at(&pts, 0.5), Some(2));
+    let flat = vec![ArmPoint { n: 1, mean: 0.3, min: 0.3, max: 0.3, runs: 1 }; 2];
+    assert_eq!(captured_at(&flat, 0.9), None);
+}
+
+#[test]
+fn paired_counts_respect_the_metric_direction() {
+    let mut runs = Vec::new();
+    for seed in 0..6 {
+        runs.push(("soft", 100, 42, seed, 0.3, 0.6));
+        runs.push(("ls0.1", 100, 42, seed, 0.4 + 0.01 * seed as f64, 0.45));
+    }
+    let m = manifest(runs);
+    let kl = paired(&m, "soft", "ls0.1", 100, ModelMetric::Kl).unwrap();
+    assert_eq!((kl.wins, kl.losses, kl.ties), (6, 0, 0));
+    assert!((kl.p_sign - 2.0 / 64.0).abs() < 1e-12, "{}", kl.p_sign);
+    assert!(kl.p_t.unwrap() < 1e-6);
+    let ec = paired(&m, "soft", "ls0.1", 100, ModelMetric::EntropyCorr).unwrap();
+    assert_eq!(ec.wins, 6, "higher entropy correlation wins");
+    assert_eq!(ec.p_t, None, "constant differences have no t statistic");
+    let rev = paired(&m, "ls0.1", "soft", 100, ModelMetric::Kl).unwrap();
+    assert_eq!((rev.wins, rev.losses), (0, 6));
+    assert!(paired(&m, "soft", "hard", 100, ModelMetric::Kl).is_none());
+}

@@ -1,0 +1,222 @@
+//! `annosat embed`: mean-pooled sentence embeddings of every item's text fields, cached as safetensors.
+//!
+//! Unique texts are embedded once (SNLI premises repeat), sorted by length so each batch pads little,
+//! in chunks written atomically to `<cache>/chunks/`; a killed run resumes at the first missing chunk.
+//! The finished file holds one `(items, d)` F32 tensor per field, rows in votes.csv order, and its
+//! metadata records the item ids, layout and encoder, which the sweep checks before trusting it.
+
+use crate::encoder::{self, Encoder};
+use crate::texts::{self, Layout};
+use crate::util::{atomic_write, cache_root, dataset_name, default_model_dir, progress};
+use anyhow::{bail, Context, Result};
+use candle_core::{Device, Tensor};
+use safetensors::tensor::{Dtype, TensorView};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Dataset folder with votes.csv and items.jsonl (e.g. ../shared/data/chaosnli_snli).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Encoder checkpoint folder (config.json, model.safetensors, tokenizer.json).
+    /// Default: $ANNOSAT_MODEL or ~/.cache/annosat/models/all-MiniLM-L6-v2 (scripts/fetch-model.sh).
+    #[arg(long)]
+    pub model_dir: Option<PathBuf>,
+    /// Where embeddings are cached. Default: ~/.cache/annosat/features.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Texts per forward pass.
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    /// Embed only the first N items (quick checks; the cache file name records it).
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+const CHUNK: usize = 512;
+
+/// Field embeddings of one dataset, as the sweep reads them.
+pub struct Embeddings {
+    pub item_ids: Vec<String>,
+    pub layout: Layout,
+    pub dim: usize,
+    /// `fields[f]`: row-major `(items, dim)`.
+    pub fields: Vec<Vec<f32>>,
+    pub encoder: String,
+}
+
+impl Embeddings {
+    /// Row-major `(items, layout.width(dim))` head features.
+    pub fn features(&self) -> Vec<f32> {
+        let n = self.item_ids.len();
+        let mut out = Vec::with_capacity(n * self.layout.width(self.dim));
+        for i in 0..n {
+            let rows: Vec<&[f32]> = self
+                .fields
+                .iter()
+                .map(|f| &f[i * self.dim..(i + 1) * self.dim])
+                .collect();
+            self.layout.combine(&rows, &mut out);
+        }
+        out
+    }
+}
+
+pub fn cache_file(cache: Option<&Path>, data: &Path, model: &str, limit: Option<usize>) -> PathBuf {
+    let root = cache.map(Path::to_path_buf).unwrap_or_else(|| cache_root().join("features"));
+    let name = match limit {
+        Some(l) => format!("{model}.first{l}.safetensors"),
+        None => format!("{model}.safetensors"),
+    };
+    root.join(dataset_name(data)).join(name)
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let out = embed(&a)?;
+    println!("{}", out.display());
+    Ok(())
+}
+
+/// Embeds (or finds cached) and returns the cache file.
+pub fn embed(a: &Args) -> Result<PathBuf> {
+    let table = crate::load_votes(&a.data.join("votes.csv"), false)?;
+    let mut ids = table.item_ids().to_vec();
+    if let Some(l) = a.limit {
+        ids.truncate(l);
+    }
+    let items = texts::read(&a.data.join("items.jsonl"), &ids)
+        .context("embedding needs items.jsonl with the items' texts")?;
+    let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
+    let model_name = dataset_name(&model_dir);
+    let path = cache_file(a.cache.as_deref(), &a.data, &model_name, a.limit);
+    if path.exists() && load(&path).is_ok_and(|e| e.item_ids == ids) {
+        tracing::info!("cached: {}", path.display());
+        return Ok(path);
+    }
+
+    // Unique texts, longest first (stable on ties), so batches pad little and the order is fixed.
+    let mut unique: Vec<&str> = items.texts.iter().flatten().map(String::as_str).collect();
+    unique.sort_unstable();
+    unique.dedup();
+    unique.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    let index: HashMap<&str, usize> = unique.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+
+    let device = Device::Cpu;
+    let enc = encoder::load(&model_dir, &device)?;
+    let dim = enc.dim();
+    let chunk_dir = path.with_extension("chunks");
+    std::fs::create_dir_all(&chunk_dir)?;
+    let pb = progress(unique.len() as u64, "embedding");
+    let started = std::time::Instant::now();
+    let mut fresh = 0usize;
+    let mut all = vec![0f32; unique.len() * dim];
+    for (c, chunk) in unique.chunks(CHUNK).enumerate() {
+        let file = chunk_dir.join(format!("{c:05}.f32"));
+        let want = chunk.len() * dim * 4;
+        let bytes = match std::fs::read(&file) {
+            Ok(b) if b.len() == want => b,
+            _ => {
+                let mut v = Vec::with_capacity(chunk.len() * dim);
+                for batch in chunk.chunks(a.batch.max(1)) {
+                    v.extend(embed_batch(enc.as_ref(), batch)?);
+                    pb.inc(batch.len() as u64);
+                }
+                fresh += chunk.len();
+                let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                atomic_write(&file, &b)?;
+                b
+            }
+        };
+        if fresh == 0 {
+            pb.inc(chunk.len() as u64);
+        }
+        let start = c * CHUNK * dim;
+        for (j, w) in bytes.chunks_exact(4).enumerate() {
+            all[start + j] = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        }
+    }
+    pb.finish_and_clear();
+    if fresh > 0 {
+        let secs = started.elapsed().as_secs_f64();
+        tracing::info!("embedded {fresh} texts in {secs:.1} s ({:.0} texts/s)", fresh as f64 / secs);
+    }
+
+    let mut fields = Vec::new();
+    for col in &items.texts {
+        let mut f = Vec::with_capacity(col.len() * dim);
+        for t in col {
+            let u = index[t.as_str()];
+            f.extend_from_slice(&all[u * dim..(u + 1) * dim]);
+        }
+        fields.push(f);
+    }
+    let emb = Embeddings {
+        item_ids: ids,
+        layout: items.layout,
+        dim,
+        fields,
+        encoder: enc.name().to_string(),
+    };
+    save(&path, &emb)?;
+    std::fs::remove_dir_all(&chunk_dir).ok();
+    Ok(path)
+}
+
+fn embed_batch(enc: &dyn Encoder, texts: &[&str]) -> Result<Vec<f32>> {
+    let t: Tensor = enc.embed(texts)?;
+    Ok(t.flatten_all()?.to_vec1::<f32>()?)
+}
+
+fn save(path: &Path, e: &Embeddings) -> Result<()> {
+    let n = e.item_ids.len();
+    let bytes: Vec<Vec<u8>> = e
+        .fields
+        .iter()
+        .map(|f| f.iter().flat_map(|x| x.to_le_bytes()).collect())
+        .collect();
+    let mut views = BTreeMap::new();
+    for (name, b) in e.layout.fields().iter().zip(&bytes) {
+        views.insert(name.to_string(), TensorView::new(Dtype::F32, vec![n, e.dim], b)?);
+    }
+    let mut meta = HashMap::new();
+    meta.insert("item_ids".to_string(), serde_json::to_string(&e.item_ids)?);
+    meta.insert("layout".to_string(), format!("{:?}", e.layout));
+    meta.insert("encoder".to_string(), e.encoder.clone());
+    let data = safetensors::serialize(views, Some(meta))?;
+    atomic_write(path, &data)
+}
+
+/// Reads a cache file written by `embed`.
+pub fn load(path: &Path) -> Result<Embeddings> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (_, meta) = safetensors::SafeTensors::read_metadata(&bytes)?;
+    let st = safetensors::SafeTensors::deserialize(&bytes)?;
+    let m = meta.metadata().as_ref().context("embeddings file has no metadata")?;
+    let item_ids: Vec<String> = serde_json::from_str(m.get("item_ids").context("no item_ids")?)?;
+    let layout = match m.get("layout").map(String::as_str) {
+        Some("Pair") => Layout::Pair,
+        Some("Abductive") => Layout::Abductive,
+        Some("Single") => Layout::Single,
+        other => bail!("unknown layout {other:?}"),
+    };
+    let mut fields = Vec::new();
+    let mut dim = 0;
+    for name in layout.fields() {
+        let t = st.tensor(name)?;
+        dim = t.shape()[1];
+        fields.push(
+            t.data()
+                .chunks_exact(4)
+                .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect(),
+        );
+    }
+    Ok(Embeddings {
+        item_ids,
+        layout,
+        dim,
+        fields,
+        encoder: m.get("encoder").cloned().unwrap_or_default(),
+    })
+}

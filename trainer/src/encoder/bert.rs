@@ -1,0 +1,132 @@
+//! BERT-family encoders (all-MiniLM-L6-v2 by default) through candle-transformers' `BertModel`.
+
+use super::Encoder;
+use anyhow::{anyhow, Context, Result};
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{VarBuilder, VarMap};
+use candle_transformers::models::bert::{BertModel, Config};
+use std::path::Path;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+/// Longest input in tokens. The shipped tokenizer.json pads and truncates everything to 128; we pad
+/// each batch only to its longest text (much less work on short NLI sentences) and truncate at 256.
+pub const MAX_TOKENS: usize = 256;
+
+/// Whether the weights are constants (embedding) or trainable variables (fine-tuning).
+pub enum Train {
+    Frozen,
+    Trainable,
+}
+
+pub struct BertEncoder {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    device: Device,
+    dim: usize,
+    normalize: bool,
+    name: String,
+}
+
+impl BertEncoder {
+    /// Loads the checkpoint; with [`Train::Trainable`] also returns the `VarMap` holding its weights
+    /// (loaded from model.safetensors) for an optimiser.
+    pub fn load(dir: &Path, device: &Device, train: Train) -> Result<(Self, Option<VarMap>)> {
+        let config: Config = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
+            .context("config.json is not a BERT config")?;
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| anyhow!("{}: {e}", dir.join("tokenizer.json").display()))?;
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            ..Default::default()
+        }));
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                ..Default::default()
+            }))
+            .map_err(|e| anyhow!("tokenizer truncation: {e}"))?;
+        let weights = dir.join("model.safetensors");
+        let (model, varmap) = match train {
+            Train::Frozen => {
+                // SAFETY: the file is not modified while mapped (it lives in the model cache).
+                let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, device)? };
+                (BertModel::load(vb, &config)?, None)
+            }
+            Train::Trainable => {
+                let mut varmap = VarMap::new();
+                let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
+                let model = BertModel::load(vb, &config)?;
+                varmap
+                    .load(&weights)
+                    .with_context(|| format!("loading {}", weights.display()))?;
+                (model, Some(varmap))
+            }
+        };
+        // sentence-transformers checkpoints list a Normalize module when their embeddings are unit length.
+        let normalize = std::fs::read_to_string(dir.join("modules.json"))
+            .map(|m| m.contains("Normalize"))
+            .unwrap_or(false);
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "bert".into());
+        let dim = config_hidden_size(dir)?;
+        Ok((
+            BertEncoder {
+                model,
+                tokenizer,
+                device: device.clone(),
+                dim,
+                normalize,
+                name,
+            },
+            varmap,
+        ))
+    }
+}
+
+fn config_hidden_size(dir: &Path) -> Result<usize> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)?;
+    v["hidden_size"]
+        .as_u64()
+        .map(|h| h as usize)
+        .ok_or_else(|| anyhow!("config.json has no hidden_size"))
+}
+
+impl Encoder for BertEncoder {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Tensor> {
+        let enc = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| anyhow!("tokenizing: {e}"))?;
+        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
+        let mut ids = Vec::with_capacity(b * len);
+        let mut mask = Vec::with_capacity(b * len);
+        for e in &enc {
+            ids.extend_from_slice(e.get_ids());
+            mask.extend_from_slice(e.get_attention_mask());
+        }
+        let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
+        let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let types = ids.zeros_like()?;
+        let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
+        // Mean over real tokens only: padding must not dilute short texts.
+        let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let summed = hidden.broadcast_mul(&m)?.sum(1)?;
+        let pooled = summed.broadcast_div(&m.sum(1)?)?;
+        if self.normalize {
+            let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+            Ok(pooled.broadcast_div(&norm)?)
+        } else {
+            Ok(pooled)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! One group: every trained arm at every N for one (split seed, model seed), trained together.
+
+use super::arms::{self, Arm};
+use super::eval::{self, Metrics};
+use super::heads::{self, HeadConfig, Inputs, TrainTargets};
+use super::{item_split, Prepared, SweepConfig};
+use annosat_core::sample;
+use anyhow::Result;
+use candle_core::Device;
+use serde::{Deserialize, Serialize};
+
+/// A finished group, as stored in the work directory.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GroupResult {
+    pub split: u64,
+    pub seed: u64,
+    /// Row indices (into the dataset) of the test items, in prediction order.
+    pub test_items: Vec<usize>,
+    pub runs: Vec<RunResult>,
+}
+
+/// One arm at one N: what the app plots and the exports carry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunResult {
+    pub arm: String,
+    pub n: u32,
+    pub best_epoch: usize,
+    /// The fitted temperature (temp_hard only).
+    pub temperature: Option<f64>,
+    pub metrics: Metrics,
+    pub train_loss: Vec<f32>,
+    pub val_loss: Vec<f32>,
+    /// Test predictions, row-major (items × K), each probability as round(p · 65535).
+    pub probs: Vec<u16>,
+}
+
+struct Targets {
+    statics: Vec<f32>,
+    /// (head index, arm, N) of the arms whose target changes per epoch.
+    dynamic: Vec<(usize, Arm, u32)>,
+    orders: Vec<Vec<u16>>,
+    k: usize,
+    split: u64,
+    seed: u64,
+}
+
+impl TrainTargets for Targets {
+    fn fill(&mut self, epoch: usize, out: &mut [f32]) {
+        out.copy_from_slice(&self.statics);
+        let (n_tr, k) = (self.orders.len(), self.k);
+        for &(h, arm, n) in &self.dynamic {
+            let mut rng = sample::stream(self.split, arms::PURPOSE_SLS, (self.seed << 16) | n as u64, epoch as u64);
+            let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
+            for (i, order) in self.orders.iter().enumerate() {
+                let c = arms::epoch_vote(arm, &order[..n as usize], epoch, &mut rng);
+                let row = &mut block[i * k..(i + 1) * k];
+                row.fill(0.0);
+                row[c] = 1.0;
+            }
+        }
+    }
+}
+
+/// Static targets of `heads` for the items `rows`: `(heads, rows, K)`.
+fn static_targets(
+    heads: &[(Arm, u32)],
+    rows: &[usize],
+    orders: &[Vec<u16>],
+    k: usize,
+    split: u64,
+    seed: u64,
+) -> Vec<f32> {
+    let mut out = vec![0f32; heads.len() * rows.len() * k];
+    for (h, &(arm, n)) in heads.iter().enumerate() {
+        for (j, &item) in rows.iter().enumerate() {
+            let mut tie = sample::stream(split, arms::PURPOSE_TIE, item as u64, (seed << 16) | n as u64);
+            let at = (h * rows.len() + j) * k;
+            arms::static_target(arm, &orders[item][..n as usize], k, &mut tie, &mut out[at..at + k]);
+        }
+    }
+    out
+}
+
+pub fn train_group(
+    prep: &Prepared,
+    cfg: &SweepConfig,
+    arm_list: &[Arm],
+    split: u64,
+    seed: u64,
+    on_epoch: impl FnMut(usize),
+) -> Result<GroupResult> {
+    let k = prep.classes.len();
+    let n_items = prep.item_ids.len();
+    let parts = item_split(n_items, split);
+    // Every item's votes in one seeded order: the N-vote subsample is its first N (nested in N).
+    let orders: Vec<Vec<u16>> = (0..n_items)
+        .map(|i| arms::vote_order(prep.pool.counts(i), split, i, seed))
+        .collect();
+    let heads: Vec<(Arm, u32)> = arm_list
+        .iter()
+        .filter(|a| a.trained())
+        .flat_map(|&a| cfg.ns.iter().map(move |&n| (a, n)))
+        .collect();
+    let m = heads.len();
+    let statics = static_targets(&heads, &parts[0], &orders, k, split, seed);
+    let val_targets = static_targets(&heads, &parts[1], &orders, k, split, seed);
+    let dynamic = heads
+        .iter()
+        .enumerate()
+        .filter(|(_, (a, _))| a.per_epoch())
+        .map(|(h, &(a, n))| (h, a, n))
+        .collect();
+    let train_orders: Vec<Vec<u16>> = parts[0].iter().map(|&i| orders[i].clone()).collect();
+    let mut targets = Targets {
+        statics,
+        dynamic,
+        orders: train_orders,
+        k,
+        split,
+        seed,
+    };
+    let inputs = Inputs::new(&prep.features, prep.width, &parts, k, &Device::Cpu)?;
+    let hc: &HeadConfig = &cfg.head;
+    let outs = heads::train(hc, &inputs, m, &mut targets, &val_targets, split, seed, on_epoch)?;
+
+    let test = &parts[2];
+    let human: Vec<f64> = test
+        .iter()
+        .flat_map(|&i| prep.reference[i * k..(i + 1) * k].iter().copied())
+        .collect();
+    let n_val = parts[1].len();
+    let mut runs = Vec::new();
+    for &arm in arm_list {
+        for &n in &cfg.ns {
+            let (h, temperature) = if arm == Arm::TempHard {
+                let h = heads.iter().position(|&x| x == (Arm::Hard, n)).expect("hard is trained");
+                // Fit T against the validation items' p_N: the same N votes, never the full distribution.
+                let pn = static_targets(&[(Arm::Soft, n)], &parts[1], &orders, k, split, seed);
+                debug_assert_eq!(pn.len(), n_val * k);
+                (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
+            } else {
+                (heads.iter().position(|&x| x == (arm, n)).expect("trained"), None)
+            };
+            let o = &outs[h];
+            let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));
+            runs.push(RunResult {
+                arm: arm.name(),
+                n,
+                best_epoch: o.best_epoch,
+                temperature,
+                metrics: eval::metrics(&probs, &human, k),
+                train_loss: o.train_loss.clone(),
+                val_loss: o.val_loss.clone(),
+                probs: probs.iter().map(|&p| (p * 65535.0).round() as u16).collect(),
+            });
+        }
+    }
+    Ok(GroupResult {
+        split,
+        seed,
+        test_items: test.clone(),
+        runs,
+    })
+}

@@ -1,0 +1,276 @@
+//! Many small MLP heads trained at once on the same features, as one batched candle model.
+//!
+//! A sweep trains ~110 heads per (split, model seed) — every trained arm at every N — on the same
+//! input rows. Stacking them makes the first layer one wide matmul, `X · [W1_1 … W1_M]`, and the second
+//! a batched matmul over heads, so both cores stay busy on large GEMMs instead of 110 tiny ones.
+//! The heads never interact: the loss is the sum of per-head losses, and AdamW is element-wise, so
+//! each head follows exactly the trajectory it would alone (with the shared minibatch order).
+//!
+//! Every head of a group starts from the same seeded initialisation and sees the same minibatch
+//! order, so arms compared at one (split, model seed) differ only in their targets (paired runs).
+//! Model selection: train up to `epochs`, keep each head's epoch with the lowest validation loss
+//! (against its own validation targets from the same N votes); stop when no head improved for
+//! `patience` epochs. No dropout: it would need candle's unseeded RNG and break bit-identical reruns.
+
+use anyhow::Result;
+use annosat_core::sample;
+use candle_core::{DType, Device, Tensor, Var, D};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use rand::RngCore;
+
+pub const PURPOSE_INIT: u64 = 0x7_10;
+pub const PURPOSE_ORDER: u64 = 0x7_11;
+
+/// The head and its optimiser (one setting for every arm; see the README's grid note).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct HeadConfig {
+    pub hidden: usize,
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub batch: usize,
+    pub epochs: usize,
+    pub patience: usize,
+}
+
+/// Inputs shared by a group of heads: row-major features of the train/val/test items.
+pub struct Inputs {
+    pub x_train: Tensor,
+    pub x_val: Tensor,
+    pub x_test: Tensor,
+    pub k: usize,
+}
+
+impl Inputs {
+    pub fn new(features: &[f32], width: usize, split: &[Vec<usize>; 3], k: usize, dev: &Device) -> Result<Self> {
+        let take = |rows: &[usize]| -> Result<Tensor> {
+            let mut v = Vec::with_capacity(rows.len() * width);
+            for &r in rows {
+                v.extend_from_slice(&features[r * width..(r + 1) * width]);
+            }
+            Ok(Tensor::from_vec(v, (rows.len(), width), dev)?)
+        };
+        Ok(Inputs {
+            x_train: take(&split[0])?,
+            x_val: take(&split[1])?,
+            x_test: take(&split[2])?,
+            k,
+        })
+    }
+}
+
+/// What one head learned: its best epoch, loss curves, and logits at the best epoch.
+#[derive(Debug, Clone)]
+pub struct HeadOut {
+    pub best_epoch: usize,
+    pub train_loss: Vec<f32>,
+    pub val_loss: Vec<f32>,
+    pub val_logits: Vec<f32>,
+    pub test_logits: Vec<f32>,
+}
+
+/// Fills the `(heads, n_train, K)` training targets for an epoch (static arms write the same each time).
+pub trait TrainTargets {
+    fn fill(&mut self, epoch: usize, out: &mut [f32]);
+}
+
+struct Params {
+    w1: Var,
+    b1: Var,
+    w2: Var,
+    b2: Var,
+    m: usize,
+    h: usize,
+}
+
+impl Params {
+    /// One seeded initialisation (PyTorch's Linear default: U(±1/√fan_in)), copied to all `m` heads.
+    fn init(d: usize, h: usize, k: usize, m: usize, seed: u64, model_seed: u64, dev: &Device) -> Result<Self> {
+        let mut rng = sample::stream(seed, PURPOSE_INIT, model_seed, 0);
+        let mut uni = |bound: f32, n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| ((rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * bound)
+                .collect()
+        };
+        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
+        let w1 = uni(s1, d * h); // (d, h)
+        let b1 = uni(s1, h);
+        let w2 = uni(s2, h * k);
+        let b2 = uni(s2, k);
+        let mut w1m = Vec::with_capacity(d * h * m);
+        for r in 0..d {
+            for _ in 0..m {
+                w1m.extend_from_slice(&w1[r * h..(r + 1) * h]);
+            }
+        }
+        let rep = |v: &[f32]| -> Vec<f32> { (0..m).flat_map(|_| v.iter().copied()).collect() };
+        Ok(Params {
+            w1: Var::from_tensor(&Tensor::from_vec(w1m, (d, m * h), dev)?)?,
+            b1: Var::from_tensor(&Tensor::from_vec(rep(&b1), m * h, dev)?)?,
+            w2: Var::from_tensor(&Tensor::from_vec(rep(&w2), (m, h, k), dev)?)?,
+            b2: Var::from_tensor(&Tensor::from_vec(rep(&b2), (m, 1, k), dev)?)?,
+            m,
+            h,
+        })
+    }
+
+    /// `(m, rows, k)` logits.
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let b = x.dim(0)?;
+        let hid = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
+        let hid = hid.reshape((b, self.m, self.h))?.transpose(0, 1)?.contiguous()?;
+        Ok(hid.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+    }
+}
+
+/// Per-head mean cross-entropy `−Σ_k t log softmax(z)` over rows: `(m,)`.
+fn per_head_ce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
+    let rows = logits.dim(1)? as f64;
+    let logp = candle_nn::ops::log_softmax(logits, D::Minus1)?;
+    Ok((targets.mul(&logp)?.sum((1, 2))?.neg()? / rows)?)
+}
+
+/// A seeded permutation of `0..n` for one epoch (the same for every head of the group).
+fn epoch_order(n: usize, seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
+    let mut idx: Vec<u32> = (0..n as u32).collect();
+    let mut rng = sample::stream(seed, PURPOSE_ORDER, model_seed, epoch as u64);
+    for i in 0..n {
+        let j = i + sample::below(&mut rng, (n - i) as u32) as usize;
+        idx.swap(i, j);
+    }
+    idx
+}
+
+/// Trains `m` heads; `val_targets` is `(m, n_val, K)`. Returns one [`HeadOut`] per head.
+pub fn train(
+    cfg: &HeadConfig,
+    inputs: &Inputs,
+    m: usize,
+    targets: &mut dyn TrainTargets,
+    val_targets: &[f32],
+    seed: u64,
+    model_seed: u64,
+    mut on_epoch: impl FnMut(usize),
+) -> Result<Vec<HeadOut>> {
+    let dev = inputs.x_train.device().clone();
+    let (n_tr, d) = inputs.x_train.dims2()?;
+    let (n_val, n_test, k) = (inputs.x_val.dim(0)?, inputs.x_test.dim(0)?, inputs.k);
+    let p = Params::init(d, cfg.hidden, k, m, seed, model_seed, &dev)?;
+    let mut opt = AdamW::new(
+        vec![p.w1.clone(), p.b1.clone(), p.w2.clone(), p.b2.clone()],
+        ParamsAdamW {
+            lr: cfg.lr,
+            weight_decay: cfg.weight_decay,
+            ..Default::default()
+        },
+    )?;
+    let val_t = Tensor::from_slice(val_targets, (m, n_val, k), &dev)?;
+    let mut buf = vec![0f32; m * n_tr * k];
+    let mut outs: Vec<HeadOut> = (0..m)
+        .map(|_| HeadOut {
+            best_epoch: 0,
+            train_loss: Vec::new(),
+            val_loss: Vec::new(),
+            val_logits: vec![0.0; n_val * k],
+            test_logits: vec![0.0; n_test * k],
+        })
+        .collect();
+    let mut best = vec![f32::INFINITY; m];
+    let mut since_improved = 0;
+    for epoch in 0..cfg.epochs {
+        targets.fill(epoch, &mut buf);
+        let t_all = Tensor::from_slice(&buf, (m, n_tr, k), &dev)?;
+        let order = epoch_order(n_tr, seed, model_seed, epoch);
+        let mut train_sum = vec![0f32; m];
+        for idx in order.chunks(cfg.batch) {
+            let idx_t = Tensor::from_slice(idx, idx.len(), &dev)?;
+            let xb = inputs.x_train.index_select(&idx_t, 0)?;
+            let tb = t_all.index_select(&idx_t, 1)?;
+            let per_head = per_head_ce(&p.forward(&xb)?, &tb)?;
+            let loss = per_head.sum_all()?;
+            opt.backward_step(&loss)?;
+            for (s, l) in train_sum.iter_mut().zip(per_head.to_vec1::<f32>()?) {
+                *s += l * idx.len() as f32;
+            }
+        }
+        let val_logits = p.forward(&inputs.x_val)?;
+        let val_loss = per_head_ce(&val_logits, &val_t)?.to_vec1::<f32>()?;
+        let val_flat = val_logits.flatten_all()?.to_vec1::<f32>()?;
+        let test_flat = p.forward(&inputs.x_test)?.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()?;
+        let mut improved = false;
+        for (j, o) in outs.iter_mut().enumerate() {
+            o.train_loss.push(train_sum[j] / n_tr as f32);
+            o.val_loss.push(val_loss[j]);
+            if val_loss[j] < best[j] {
+                best[j] = val_loss[j];
+                improved = true;
+                o.best_epoch = epoch;
+                o.val_logits.copy_from_slice(&val_flat[j * n_val * k..(j + 1) * n_val * k]);
+                o.test_logits.copy_from_slice(&test_flat[j * n_test * k..(j + 1) * n_test * k]);
+            }
+        }
+        on_epoch(epoch);
+        since_improved = if improved { 0 } else { since_improved + 1 };
+        if since_improved >= cfg.patience {
+            break;
+        }
+    }
+    Ok(outs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixed(Vec<f32>);
+    impl TrainTargets for Fixed {
+        fn fill(&mut self, _: usize, out: &mut [f32]) {
+            out.copy_from_slice(&self.0);
+        }
+    }
+
+    fn toy() -> (Inputs, Vec<f32>, Vec<f32>) {
+        // Two features; class 0 when x0 > 0. Head 0 learns it hard, head 1 learns a 0.5/0.5 target.
+        let dev = Device::Cpu;
+        let n = 64;
+        let feats: Vec<f32> = (0..n).flat_map(|i| [(i as f32 - 31.5) / 16.0, 1.0]).collect();
+        let rows: Vec<usize> = (0..n).collect();
+        let inputs = Inputs::new(&feats, 2, &[rows.clone(), rows.clone(), rows], 2, &dev).unwrap();
+        let mut t = Vec::new();
+        for head in 0..2 {
+            for i in 0..n {
+                let x = (i as f32 - 31.5) / 16.0;
+                let y = if head == 0 { if x > 0.0 { [1.0, 0.0] } else { [0.0, 1.0] } } else { [0.5, 0.5] };
+                t.extend_from_slice(&y);
+            }
+        }
+        (inputs, t.clone(), t)
+    }
+
+    #[test]
+    fn heads_learn_their_own_targets_and_reruns_are_bit_identical() {
+        let cfg = HeadConfig { hidden: 8, lr: 0.05, weight_decay: 0.0, batch: 16, epochs: 60, patience: 60 };
+        let (inputs, t, v) = toy();
+        let run = || train(&cfg, &inputs, 2, &mut Fixed(t.clone()), &v, 1, 0, |_| {}).unwrap();
+        let a = run();
+        let sm = |z: &[f32]| (z[0] as f64).exp() / ((z[0] as f64).exp() + (z[1] as f64).exp());
+        // Head 0 separates the classes; head 1 stays near 0.5 everywhere.
+        assert!(sm(&a[0].test_logits[0..2]) < 0.1 && sm(&a[0].test_logits[126..128]) > 0.9);
+        assert!((sm(&a[1].test_logits[0..2]) - 0.5).abs() < 0.05);
+        assert!(a[0].val_loss.last().unwrap() < &0.2);
+        let b = run();
+        assert_eq!(a[0].test_logits, b[0].test_logits);
+        assert_eq!(a[1].val_loss, b[1].val_loss);
+    }
+
+    #[test]
+    fn a_head_alone_matches_the_same_head_in_a_batch() {
+        let cfg = HeadConfig { hidden: 4, lr: 0.01, weight_decay: 0.01, batch: 16, epochs: 5, patience: 5 };
+        let (inputs, t, v) = toy();
+        let both = train(&cfg, &inputs, 2, &mut Fixed(t.clone()), &v, 3, 1, |_| {}).unwrap();
+        let half = t.len() / 2;
+        let one = train(&cfg, &inputs, 1, &mut Fixed(t[half..].to_vec()), &v[half..], 3, 1, |_| {}).unwrap();
+        for (a, b) in both[1].test_logits.iter().zip(&one[0].test_logits) {
+            assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! `annosat sweep`: MLP heads on frozen encoder features for every arm × N × model seed × split seed.
+//!
+//! Work is done in *groups*, one per (dataset, split seed, model seed): every trained arm at every N
+//! as one batched model (see [`heads`]). Each finished group is written atomically to the work
+//! directory under a hash of the configuration, so a killed sweep resumes by skipping finished groups,
+//! and a changed configuration never mixes with old results. When all groups of a dataset exist,
+//! [`export`] writes the files the app reads.
+
+pub mod arms;
+mod eval;
+mod export;
+mod group;
+pub mod heads;
+mod pca;
+
+use crate::embed_cmd;
+use crate::util::{atomic_write, cache_root, dataset_name, progress};
+use annosat_core::{sample, VoteTable};
+use anyhow::{bail, Context, Result};
+use arms::Arm;
+use heads::HeadConfig;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub use eval::Metrics;
+
+/// The N grid of the study (capped at the data's votes per item).
+pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
+const PURPOSE_ITEMS: u64 = 0x7_20;
+/// Share of each item's votes held out as the reference with `--heldout`.
+pub const HELDOUT_FRACTION: f64 = 0.2;
+
+#[derive(clap::Args, Clone)]
+pub struct Args {
+    /// Dataset folders (votes.csv + items.jsonl); repeat the flag for several.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Where the exports for the app go (one folder per dataset), e.g. public/models.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Finished groups, for resuming. Default: ~/.cache/annosat/sweep.
+    #[arg(long)]
+    pub work: Option<PathBuf>,
+    /// Encoder checkpoint (default: all-MiniLM-L6-v2 from scripts/fetch-model.sh).
+    #[arg(long)]
+    pub model_dir: Option<PathBuf>,
+    /// Embedding cache (default: ~/.cache/annosat/features).
+    #[arg(long)]
+    pub features_cache: Option<PathBuf>,
+    /// Annotator budgets (capped at the smallest vote count).
+    #[arg(long, value_delimiter = ',', default_values_t = N_GRID)]
+    pub ns: Vec<u32>,
+    /// Arms (default: all; temp_hard needs hard).
+    #[arg(long, value_delimiter = ',')]
+    pub arms: Vec<String>,
+    /// Item-level split seeds (80% train, 10% validation, 10% test).
+    #[arg(long, value_delimiter = ',', default_values_t = [42u64, 43, 44])]
+    pub splits: Vec<u64>,
+    /// Model seeds per split: 0..seeds (initialisation, minibatch order, vote subsample).
+    #[arg(long, default_value_t = 5)]
+    pub seeds: u64,
+    /// Train targets from 80% of each item's votes; evaluate against the other 20%.
+    #[arg(long)]
+    pub heldout: bool,
+    /// Project features onto this many principal components first (0 = use raw features).
+    #[arg(long, default_value_t = 256)]
+    pub pca: usize,
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    #[arg(long, default_value_t = 1e-2)]
+    pub weight_decay: f64,
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 60)]
+    pub epochs: usize,
+    /// Stop a group when no head's validation loss improved for this many epochs.
+    #[arg(long, default_value_t = 8)]
+    pub patience: usize,
+    /// Use only the first N items (quick checks).
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+/// Everything that determines a group's result; its hash names the work folder.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SweepConfig {
+    pub dataset: String,
+    pub encoder: String,
+    pub layout: String,
+    pub ns: Vec<u32>,
+    pub arms: Vec<String>,
+    pub splits: Vec<u64>,
+    pub seeds: u64,
+    pub heldout: bool,
+    pub head: HeadConfig,
+    pub pca: usize,
+    pub limit: Option<usize>,
+}
+
+impl SweepConfig {
+    /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).
+    pub fn hash(&self) -> String {
+        let json = serde_json::to_string(self).expect("serialisable");
+        let h = json
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        format!("{h:016x}")
+    }
+}
+
+/// One dataset prepared for training: features, pool of votes to subsample, reference distributions.
+pub struct Prepared {
+    pub name: String,
+    pub classes: Vec<String>,
+    pub item_ids: Vec<String>,
+    pub features: Vec<f32>,
+    pub width: usize,
+    /// Per item: the votes training targets are drawn from (all, or the 80% side).
+    pub pool: VoteTable,
+    /// Per item: the distribution evaluated against (all votes, or the held-out 20%).
+    pub reference: Vec<f64>,
+    pub layout: String,
+    pub encoder: String,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let arms: Vec<Arm> = if a.arms.is_empty() {
+        Arm::all()
+    } else {
+        a.arms
+            .iter()
+            .map(|s| {
+                Arm::parse(s).with_context(|| {
+                    let names: Vec<String> = Arm::all().iter().map(|a| a.name()).collect();
+                    format!("unknown arm {s:?}; arms are {}", names.join(", "))
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    if arms.contains(&Arm::TempHard) && !arms.contains(&Arm::Hard) {
+        bail!("temp_hard is the hard arm with a fitted temperature: add hard to --arms");
+    }
+    let head = HeadConfig {
+        hidden: a.hidden,
+        lr: a.lr,
+        weight_decay: a.weight_decay,
+        batch: a.batch,
+        epochs: a.epochs,
+        patience: a.patience,
+    };
+    let work = a.work.clone().unwrap_or_else(|| cache_root().join("sweep"));
+    for data in &a.data {
+        let started = std::time::Instant::now();
+        let prep = prepare(&a, data)?;
+        let max_n = (0..prep.pool.num_items()).map(|i| prep.pool.total(i)).min().unwrap_or(0);
+        let ns: Vec<u32> = a.ns.iter().copied().filter(|&n| n >= 1 && n <= max_n).collect();
+        if ns.is_empty() {
+            bail!("{}: no N in {:?} fits the smallest vote count {max_n}", prep.name, a.ns);
+        }
+        let cfg = SweepConfig {
+            dataset: prep.name.clone(),
+            encoder: prep.encoder.clone(),
+            layout: prep.layout.clone(),
+            ns,
+            arms: arms.iter().map(|a| a.name()).collect(),
+            splits: a.splits.clone(),
+            seeds: a.seeds,
+            heldout: a.heldout,
+            head: head.clone(),
+            pca: a.pca,
+            limit: a.limit,
+        };
+        let dir = work.join(&prep.name).join(cfg.hash());
+        atomic_write(&dir.join("config.json"), serde_json::to_string_pretty(&cfg)?.as_bytes())?;
+        let groups: Vec<(u64, u64)> = cfg
+            .splits
+            .iter()
+            .flat_map(|&s| (0..cfg.seeds).map(move |r| (s, r)))
+            .collect();
+        let todo: Vec<_> = groups.iter().filter(|g| !group_file(&dir, **g).exists()).collect();
+        tracing::info!(
+            "{}: {} groups ({} done), {} heads each; work dir {}",
+            prep.name,
+            groups.len(),
+            groups.len() - todo.len(),
+            arms.iter().filter(|a| a.trained()).count() * cfg.ns.len(),
+            dir.display()
+        );
+        let pb = progress((todo.len() * head.epochs) as u64, &prep.name);
+        for &&(split, seed) in &todo {
+            let t0 = std::time::Instant::now();
+            let result = group::train_group(&prep, &cfg, &arms, split, seed, |_| pb.inc(1))?;
+            pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
+            atomic_write(&group_file(&dir, (split, seed)), &serde_json::to_vec(&result)?)?;
+            tracing::info!("{} split {split} seed {seed}: {:.1} s", prep.name, t0.elapsed().as_secs_f64());
+        }
+        pb.finish_and_clear();
+        let results: Vec<group::GroupResult> = groups
+            .iter()
+            .map(|g| {
+                let f = group_file(&dir, *g);
+                let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
+                serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", f.display()))
+            })
+            .collect::<Result<_>>()?;
+        let out = export::write(&a.out, &prep, &cfg, &results)?;
+        tracing::info!(
+            "{}: exported to {} ({:.0} s in all)",
+            prep.name,
+            out.display(),
+            started.elapsed().as_secs_f64()
+        );
+        println!("{}", out.display());
+    }
+    Ok(())
+}
+
+fn group_file(dir: &Path, (split, seed): (u64, u64)) -> PathBuf {
+    dir.join(format!("split{split}-seed{seed}.json"))
+}
+
+/// Loads votes and features (embedding them if not cached) and builds pool and reference.
+pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
+    let embed_args = embed_cmd::Args {
+        data: data.to_path_buf(),
+        model_dir: a.model_dir.clone(),
+        cache: a.features_cache.clone(),
+        batch: 64,
+        limit: a.limit,
+    };
+    let emb = embed_cmd::load(&embed_cmd::embed(&embed_args)?)?;
+    let mut table = crate::load_votes(&data.join("votes.csv"), false)?;
+    if let Some(l) = a.limit {
+        let order: Vec<usize> = (0..l.min(table.num_items())).collect();
+        table = table.reordered(&order);
+    }
+    if table.item_ids() != emb.item_ids.as_slice() {
+        bail!("{}: cached embeddings do not match votes.csv's items; delete the cache file", data.display());
+    }
+    let k = table.num_classes();
+    let (pool, reference) = if a.heldout {
+        let split = sample::split_heldout(&table, HELDOUT_FRACTION, 0);
+        if !split.excluded.is_empty() {
+            bail!("--heldout: {} items have fewer than 2 votes; drop them first", split.excluded.len());
+        }
+        let r: Vec<f64> = (0..split.b.num_items()).flat_map(|i| split.b.distribution(i)).collect();
+        (split.a, r)
+    } else {
+        let r: Vec<f64> = (0..table.num_items()).flat_map(|i| table.distribution(i)).collect();
+        (table.clone(), r)
+    };
+    debug_assert_eq!(reference.len(), table.num_items() * k);
+    let (mut features, mut width) = (emb.features(), emb.layout.width(emb.dim));
+    let mut layout = emb.layout.name().to_string();
+    if a.pca > 0 && a.pca < width {
+        let (w, kept) = pca::project(&features, table.num_items(), width, a.pca, false);
+        layout = format!("{layout}, projected on the top {} principal components ({:.1}% of variance)", a.pca, kept * 100.0);
+        tracing::info!("{}: {layout}", data.display());
+        (features, width) = (w, a.pca);
+    }
+    Ok(Prepared {
+        name: dataset_name(data),
+        classes: table.classes().to_vec(),
+        item_ids: table.item_ids().to_vec(),
+        features,
+        width,
+        pool,
+        reference,
+        layout,
+        encoder: emb.encoder,
+    })
+}
+
+/// Item-level split for a split seed: a seeded permutation cut 80/10/10 into train/val/test.
+pub fn item_split(n: usize, seed: u64) -> [Vec<usize>; 3] {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut rng = sample::stream(seed, PURPOSE_ITEMS, 0, 0);
+    for i in 0..n {
+        let j = i + sample::below(&mut rng, (n - i) as u32) as usize;
+        idx.swap(i, j);
+    }
+    let n_train = n * 8 / 10;
+    let n_val = (n - n_train) / 2;
+    let test = idx.split_off(n_train + n_val);
+    let val = idx.split_off(n_train);
+    [idx, val, test]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn item_splits_partition_the_items_and_depend_on_the_seed() {
+        let [tr, va, te] = item_split(1514, 42);
+        assert_eq!((tr.len(), va.len(), te.len()), (1211, 151, 152));
+        let mut all: Vec<usize> = tr.iter().chain(&va).chain(&te).copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..1514).collect::<Vec<_>>());
+        assert_ne!(item_split(1514, 43)[2], te);
+        assert_eq!(item_split(1514, 42)[2], te);
+    }
+}

@@ -1,0 +1,57 @@
+//! Small shared helpers: atomic writes, default locations, progress bars.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path` via a temporary file in the same directory and a rename, so a killed
+/// run never leaves a half-written file that a resumed run would trust.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot move {} into place", path.display()))?;
+    Ok(())
+}
+
+/// `~/.cache/annosat` (or `$ANNOSAT_CACHE`): features, sweep runs and models live here.
+pub fn cache_root() -> PathBuf {
+    if let Ok(c) = std::env::var("ANNOSAT_CACHE") {
+        return PathBuf::from(c);
+    }
+    let home = std::env::var("HOME").unwrap_or_else(|_| ".".into());
+    PathBuf::from(home).join(".cache/annosat")
+}
+
+/// `$ANNOSAT_MODEL`, else where scripts/fetch-model.sh puts all-MiniLM-L6-v2.
+pub fn default_model_dir() -> PathBuf {
+    std::env::var("ANNOSAT_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| cache_root().join("models/all-MiniLM-L6-v2"))
+}
+
+/// The dataset's name: its folder name.
+pub fn dataset_name(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dataset".into())
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal, so logs stay clean).
+pub fn progress(len: u64, what: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{msg:>12} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
+            .expect("static template")
+            .progress_chars("=> "),
+    );
+    pb.set_message(what.to_string());
+    pb
+}
