@@ -36,6 +36,6 @@ data=$(find_data)
 if [ "${1:-}" = "--app" ]; then
   # The app fetches compact per-dataset files and an index from data/; public/data/ is git-ignored.
   # `annosat bundle` builds them with the same core the app runs (statistics computed, not typed).
-  cargo run -q --release --locked -p annosat-trainer -- bundle --data "$data" --out "$root/public/data" >&2
+  cargo run -q --profile native --locked -p annosat-trainer -- bundle --data "$data" --out "$root/public/data" >&2
 fi
 echo "$data"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh - run every annosat test on this machine, installing whatever is missing first.
-#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference);
+#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
+#      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit);
 #      the download converters (scripts/download) reproduce every shared dataset from its originals
 #   2. the core builds for wasm32 with no web dependency
 #   3. trunk build --release of the app
@@ -15,9 +16,11 @@ bash scripts/setup.sh
 . scripts/env.sh
 ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
 export ANNOSAT_DATA
+ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
+export ANNOSAT_MODEL
 
 step "cargo test (core + trainer)"
-cargo test --locked -p annosat-core -p annosat-trainer
+cargo test --locked --profile native -p annosat-core -p annosat-trainer
 
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
 python3 scripts/download/test_converters.py
@@ -32,7 +35,7 @@ step "trunk build --release"
 trunk build --release
 
 step "browser tests (headless Chromium)"
-export ANNOSAT_CLI="$CARGO_TARGET_DIR/debug/annosat"
-cargo build --locked -p annosat-trainer
+export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
+cargo build --locked --profile native -p annosat-trainer
 (cd tests/browser && node --test --test-reporter=spec)
 echo "all tests passed"

@@ -3,7 +3,8 @@
 
 use crate::chart::{self, CurveChart};
 use crate::items_view::ItemsView;
-use crate::state::{St, Status, UPLOADED};
+use crate::models::{repro::ReproRoom, ModelsRoom, ModelsSt};
+use crate::state::{Room, St, Status, UPLOADED};
 use crate::upload::Upload;
 use crate::{bridge, data, export, url};
 use annosat_core::curves::{Curves, Metric};
@@ -13,6 +14,7 @@ use leptos::prelude::*;
 pub fn App() -> impl IntoView {
     let st = St::new();
     provide_context(st);
+    provide_context(ModelsSt::new());
     let wanted = url::read(&st);
     if let Err(e) = bridge::init(move |r| st.on_response(r)) {
         st.status
@@ -43,8 +45,15 @@ pub fn App() -> impl IntoView {
             "stop changing it, and metrics saturate at very different N: on ChaosNLI, models trained on soft "
             "labels match the human distribution in KL by about N=10 but need N of 20–50 to rank items by "
             "ambiguity (Kohli 2026, " <a href="https://arxiv.org/abs/2605.29797">"arXiv 2605.29797"</a> "). "
-            "The curves below are target-side: how far the labels themselves are from their full-vote value."
+            "Target side: how far the labels themselves are from their full-vote value. Models: what models "
+            "trained on N-vote labels learn, per training arm. Reproduction: published numbers beside ours."
         </p>
+        <nav class="tabs" role="tablist">
+            {Room::ALL.map(|r| view! {
+                <button role="tab" class="tab" id=format!("tab-{}", r.key()) class:active=move || st.room.get() == r
+                    aria-selected=move || (st.room.get() == r).to_string() on:click=move |_| st.room.set(r)>{r.title()}</button>
+            }).to_vec()}
+        </nav>
         <div class="layout">
             <aside class="side">
                 <Controls />
@@ -57,16 +66,20 @@ pub fn App() -> impl IntoView {
                         <button class="link" on:click=move |_| st.upload_error.set(None)>"dismiss"</button>
                     </p>
                 })}
-                <StatusLine />
-                <SummaryCard />
-                <Readouts />
-                <section class="charts">
-                    <CurveChart metric=Metric::Kl />
-                    <CurveChart metric=Metric::EntropyCorr />
-                    <CurveChart metric=Metric::Jsd />
-                    <CurveChart metric=Metric::MajorityAgreement />
-                </section>
-                <ItemsView />
+                <div class="room" class:hidden=move || st.room.get() != Room::Target>
+                    <StatusLine />
+                    <SummaryCard />
+                    <Readouts />
+                    <section class="charts">
+                        <CurveChart metric=Metric::Kl />
+                        <CurveChart metric=Metric::EntropyCorr />
+                        <CurveChart metric=Metric::Jsd />
+                        <CurveChart metric=Metric::MajorityAgreement />
+                    </section>
+                    <ItemsView />
+                </div>
+                {move || (st.room.get() == Room::Models).then(|| view! { <ModelsRoom /> })}
+                {move || (st.room.get() == Room::Repro).then(|| view! { <ReproRoom /> })}
             </main>
         </div>
     }

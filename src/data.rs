@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let resp = gloo::net::http::Request::get(url)
         .send()
         .await

@@ -9,6 +9,7 @@ mod chart;
 mod data;
 mod export;
 mod items_view;
+mod models;
 mod state;
 mod upload;
 mod url;

@@ -54,6 +54,36 @@ pub struct St {
     pub compute_ms: RwSignal<f64>,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
+    /// Which room the page shows: target-side curves, models, or the reproduction table.
+    pub room: RwSignal<Room>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Room {
+    Target,
+    Models,
+    Repro,
+}
+
+impl Room {
+    pub const ALL: [Room; 3] = [Room::Target, Room::Models, Room::Repro];
+    pub fn key(self) -> &'static str {
+        match self {
+            Room::Target => "target",
+            Room::Models => "models",
+            Room::Repro => "repro",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Room::Target => "Target side",
+            Room::Models => "Models",
+            Room::Repro => "Reproduction",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Room> {
+        Room::ALL.into_iter().find(|r| r.key() == s)
+    }
 }
 
 thread_local! {
@@ -86,6 +116,7 @@ impl St {
             compute_ms: RwSignal::new(0.0),
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
+            room: RwSignal::new(Room::Target),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The URL as the source of truth for a shareable view:
-//! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1`.
+//! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro`.
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
@@ -42,6 +42,7 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|m| st.metric.set(m)),
             "logx" => st.logx.set(v == "1"),
+            "room" => crate::state::Room::parse(&v).into_iter().for_each(|r| st.room.set(r)),
             _ => {}
         }
     }
@@ -52,14 +53,15 @@ pub fn read(st: &St) -> Option<String> {
 pub fn sync(st: St) {
     Effect::new(move |_| {
         let q = format!(
-            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}",
+            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}&room={}",
             js_sys::encode_uri_component(&st.dataset.get()),
             st.n.get(),
             st.x.get(),
             st.heldout.get() as u8,
             st.seed.get(),
             st.metric.get().name(),
-            st.logx.get() as u8
+            st.logx.get() as u8,
+            st.room.get().key()
         );
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

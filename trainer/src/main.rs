@@ -9,7 +9,9 @@ mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
 mod embed_cmd;
+mod finetune_cmd;
 mod encoder;
+mod repro_cmd;
 mod sweep;
 mod texts;
 mod util;
@@ -46,6 +48,10 @@ enum Command {
     Embed(embed_cmd::Args),
     /// Train MLP heads on cached features for every arm × N × seed × split; export for the app.
     Sweep(sweep::Args),
+    /// Fine-tune the whole encoder plus a head on N-vote targets (CPU, or CUDA with --features cuda).
+    Finetune(finetune_cmd::Args),
+    /// The reproduction table: published numbers beside ours, from the sweep exports.
+    Repro(repro_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +68,8 @@ fn main() -> ExitCode {
         Command::Bundle(a) => bundle_cmd::run(a),
         Command::Embed(a) => embed_cmd::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Repro(a) => repro_cmd::run(a),
+        Command::Finetune(a) => finetune_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

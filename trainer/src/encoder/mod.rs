@@ -7,7 +7,7 @@
 
 mod bert;
 
-pub use bert::BertEncoder;
+pub use bert::{BertEncoder, Train};
 
 use anyhow::{bail, Context, Result};
 use candle_core::{Device, Tensor};
@@ -32,7 +32,7 @@ pub fn load(dir: &Path, device: &Device) -> Result<Box<dyn Encoder>> {
     let config: serde_json::Value = serde_json::from_str(&text)?;
     let model_type = config["model_type"].as_str().unwrap_or("bert");
     match model_type {
-        "bert" => Ok(Box::new(BertEncoder::load(dir, device, crate::encoder::bert::Train::Frozen)?.0)),
+        "bert" => Ok(Box::new(BertEncoder::load(dir, device, Train::Frozen)?.0)),
         other => bail!(
             "model_type {other:?} in {} has no encoder here yet: implement annosat_trainer::encoder::Encoder for it \
              (candle-transformers has DeBERTa-v2 and XLM-R models) and add it to encoder::load",

@@ -7,7 +7,7 @@
 //! [`export`] writes the files the app reads.
 
 pub mod arms;
-mod eval;
+pub mod eval;
 mod export;
 mod group;
 pub mod heads;

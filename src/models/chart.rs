@@ -1,0 +1,106 @@
+//! One model-side panel: a metric against N for every visible arm — mean line, min–max band over
+//! runs (model seeds × split seeds), a dot where the arm captures x% of its improvement, and a marker
+//! at the slider's N.
+
+use annosat_core::models::{captured_at, Manifest, ModelMetric};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub const W: u32 = 460;
+pub const H: u32 = 300;
+
+/// A fixed colour per arm, so toggling arms never repaints the others.
+pub fn colour(arm: &str) -> RGBColor {
+    match arm {
+        "hard" => RGBColor(31, 41, 55),
+        "ls0.05" => RGBColor(253, 186, 116),
+        "ls0.1" => RGBColor(249, 115, 22),
+        "ls0.2" => RGBColor(234, 88, 12),
+        "ls0.3" => RGBColor(194, 65, 12),
+        "ls0.5" => RGBColor(124, 45, 18),
+        "soft" => RGBColor(37, 99, 235),
+        "dirichlet" => RGBColor(22, 163, 74),
+        "sls" => RGBColor(147, 51, 234),
+        "multipass" => RGBColor(219, 39, 119),
+        "temp_hard" => RGBColor(107, 114, 128),
+        _ => RGBColor(100, 100, 100),
+    }
+}
+
+pub fn css(arm: &str) -> String {
+    let c = colour(arm);
+    format!("rgb({},{},{})", c.0, c.1, c.2)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    m: &Manifest,
+    metric: ModelMetric,
+    arms: &[String],
+    n: u32,
+    x: f64,
+    logx: bool,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let fx = |n: f64| if logx { n.log10() } else { n };
+    let curves: Vec<_> = arms.iter().map(|a| (a, m.curve(a, metric))).collect();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (_, c) in &curves {
+        for p in c {
+            lo = lo.min(p.min);
+            hi = hi.max(p.max);
+        }
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.06).max(1e-3);
+    let (lo, hi) = (lo - pad, hi + pad);
+    let x_max = m.ns().last().copied().unwrap_or(1).max(2) as f64;
+    let (xa, xb) = (fx(1.0), fx(x_max));
+    let mut chart = ChartBuilder::on(root)
+        .caption(metric.label(), ("sans-serif", 15))
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(34)
+        .y_label_area_size(52)
+        .build_cartesian_2d(xa..xb, lo..hi)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc(if logx { "N (log scale)" } else { "annotators per item N" })
+        .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
+        .y_label_formatter(&|y| format!("{y:.3}"))
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()
+        .map_err(e)?;
+    for (arm, c) in &curves {
+        let col = colour(arm);
+        let band: Vec<(f64, f64)> = c
+            .iter()
+            .map(|p| (fx(p.n as f64), p.max))
+            .chain(c.iter().rev().map(|p| (fx(p.n as f64), p.min)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, col.mix(0.12))))
+            .map_err(e)?;
+        chart
+            .draw_series(LineSeries::new(c.iter().map(|p| (fx(p.n as f64), p.mean)), col.stroke_width(2)))
+            .map_err(e)?;
+        if let Some(at) = captured_at(c, x) {
+            if let Some(p) = c.iter().find(|p| p.n == at) {
+                chart
+                    .draw_series(std::iter::once(Circle::new((fx(at as f64), p.mean), 5, col.filled())))
+                    .map_err(e)?;
+            }
+        }
+    }
+    let red = RGBColor(220, 38, 38);
+    chart
+        .draw_series(LineSeries::new([(fx(n as f64), lo), (fx(n as f64), hi)], red.stroke_width(2)))
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}

@@ -1,0 +1,285 @@
+//! The models room: what models trained on N-vote targets learn, per arm, against N.
+//!
+//! Reads the trainer's exports under `models/` (docs/exports.md) through `annosat_core::models`, so
+//! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
+
+mod chart;
+pub mod repro;
+
+use crate::state::St;
+use annosat_core::models::{captured_at, paired, Manifest, ModelMetric};
+use leptos::html;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use std::sync::Arc;
+
+/// Arms shown before the user toggles any.
+const DEFAULT_ARMS: [&str; 5] = ["hard", "ls0.1", "soft", "dirichlet", "temp_hard"];
+
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct ExportEntry {
+    pub dataset: String,
+    pub reference: String,
+    pub path: String,
+}
+
+#[derive(Clone, Copy)]
+pub struct ModelsSt {
+    pub exports: RwSignal<Option<Result<Vec<ExportEntry>, String>>>,
+    pub manifest: RwSignal<Option<Result<Arc<Manifest>, String>>>,
+    pub visible: RwSignal<Vec<String>>,
+    pub cmp_a: RwSignal<String>,
+    pub cmp_b: RwSignal<String>,
+}
+
+impl ModelsSt {
+    pub fn new() -> Self {
+        ModelsSt {
+            exports: RwSignal::new(None),
+            manifest: RwSignal::new(None),
+            visible: RwSignal::new(DEFAULT_ARMS.iter().map(|s| s.to_string()).collect()),
+            cmp_a: RwSignal::new("soft".into()),
+            cmp_b: RwSignal::new("ls0.1".into()),
+        }
+    }
+}
+
+impl Default for ModelsSt {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The export for a dataset: the held-out one when asked for and present, else the all-votes one.
+fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
+    let of = |r: &str| exports.iter().find(|e| e.dataset == dataset && e.reference == r).cloned();
+    if heldout {
+        of("heldout").or_else(|| of("all"))
+    } else {
+        of("all")
+    }
+}
+
+/// The largest grid N not above the slider's N (the first grid N below it).
+fn grid_n(m: &Manifest, n: u32) -> u32 {
+    let ns = m.ns();
+    ns.iter().rev().find(|&&g| g <= n).or(ns.first()).copied().unwrap_or(1)
+}
+
+#[component]
+pub fn ModelsRoom() -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    if ms.exports.get_untracked().is_none() {
+        leptos::task::spawn_local(async move {
+            let r = crate::data::fetch_bytes("models/index.json").await.and_then(|b| {
+                #[derive(serde::Deserialize)]
+                struct Index {
+                    exports: Vec<ExportEntry>,
+                }
+                serde_json::from_slice::<Index>(&b)
+                    .map(|i| i.exports)
+                    .map_err(|e| format!("models/index.json: {e}"))
+            });
+            ms.exports.set(Some(r));
+        });
+    }
+    // Fetch the manifest whenever the dataset or the reference changes.
+    let wanted = Memo::new(move |_| {
+        let ds = st.dataset.get();
+        let heldout = st.heldout.get();
+        ms.exports.with(|e| match e {
+            Some(Ok(list)) => pick(list, &ds, heldout).map(|e| e.path),
+            _ => None,
+        })
+    });
+    Effect::new(move |_| {
+        let Some(path) = wanted.get() else {
+            ms.manifest.set(None);
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let r = crate::data::fetch_bytes(&format!("models/{path}"))
+                .await
+                .and_then(|b| Manifest::parse(&String::from_utf8_lossy(&b)))
+                .map(Arc::new);
+            if wanted.get_untracked().as_deref() == Some(path.as_str()) {
+                ms.manifest.set(Some(r));
+            }
+        });
+    });
+    let body = move || {
+        let ds = st.dataset.get();
+        match (ms.exports.get(), ms.manifest.get()) {
+            (None, _) => view! { <p class="status">"loading the model exports…"</p> }.into_any(),
+            (Some(Err(e)), _) => view! { <p class="error">{e}</p> }.into_any(),
+            (Some(Ok(_)), None) if wanted.get().is_none() => view! {
+                <div class="card" id="no-models">
+                    <p>{format!("No models have been trained on {ds} yet. Exports exist for the three ChaosNLI sets; to train on this dataset, run:")}</p>
+                    <pre>{format!("scripts/fetch-model.sh\ncargo run --profile native -p annosat-trainer -- sweep --data <data>/{ds} --out public/models")}</pre>
+                </div>
+            }.into_any(),
+            (Some(Ok(_)), None) => view! { <p class="status">"loading the models…"</p> }.into_any(),
+            (_, Some(Err(e))) => view! { <p class="error">{e}</p> }.into_any(),
+            (_, Some(Ok(m))) => view! { <Models m=m /> }.into_any(),
+        }
+    };
+    view! { <section class="models" id="models-room">{body}</section> }
+}
+
+#[component]
+fn Models(m: Arc<Manifest>) -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    let arms = m.arms();
+    let units = m.units().len();
+    let heldout_note = {
+        let m = m.clone();
+        move || {
+            (st.heldout.get() && !m.reference.starts_with("held-out")).then(|| {
+                view! { <p class="note">"No held-out sweep for this dataset: showing models evaluated against all votes."</p> }
+            })
+        }
+    };
+    let toggles = arms
+        .iter()
+        .map(|a| {
+            let a2 = a.clone();
+            let a3 = a.clone();
+            let checked = move || ms.visible.with(|v| v.contains(&a2));
+            let on = move |ev| {
+                let on = event_target_checked(&ev);
+                ms.visible.update(|v| {
+                    v.retain(|x| x != &a3);
+                    if on {
+                        v.push(a3.clone());
+                    }
+                });
+            };
+            view! {
+                <label class="arm" style=format!("--c:{}", chart::css(a))>
+                    <input type="checkbox" data-arm=a.clone() prop:checked=checked on:change=on />
+                    <span class="swatch"></span>{a.clone()}
+                </label>
+            }
+        })
+        .collect_view();
+    let panels = ModelMetric::ALL
+        .into_iter()
+        .map(|metric| view! { <ModelChart m=m.clone() metric=metric /> })
+        .collect_view();
+    let m2 = m.clone();
+    view! {
+        <div class="card model-head">
+            <p class="sentence">
+                {format!("{}: {} encoder ({}), frozen; an MLP head per arm. Metrics on held-out test items against {}; \
+                          lines are means over {units} runs (model seeds × split seeds), bands their range, dots where {}% of the N=1 → N={} improvement is reached.",
+                    m.dataset, m.encoder, m.features, m.reference, st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
+            </p>
+            {heldout_note}
+            <div class="arms" id="arm-toggles">{toggles}</div>
+        </div>
+        <section class="charts model-charts">{panels}</section>
+        <Compare m=m2 />
+    }
+}
+
+#[component]
+fn ModelChart(m: Arc<Manifest>, metric: ModelMetric) -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    let canvas = NodeRef::<html::Canvas>::new();
+    let m2 = m.clone();
+    Effect::new(move |_| {
+        let (n, logx, x) = (st.n.get(), st.logx.get(), st.x.get() as f64 / 100.0);
+        let arms = ms.visible.get();
+        let Some(el) = canvas.get() else { return };
+        let Some(backend) = CanvasBackend::with_canvas_object(el) else { return };
+        if let Err(e) = chart::draw(&backend.into_drawing_area(), &m2, metric, &arms, n, x, logx) {
+            leptos::logging::error!("model chart {}: {e}", metric.key());
+        }
+    });
+    let caption = move || {
+        let x = st.x.get() as f64 / 100.0;
+        ms.visible
+            .get()
+            .into_iter()
+            .map(|a| {
+                let at = captured_at(&m.curve(&a, metric), x).map(|n| n.to_string()).unwrap_or_else(|| "–".into());
+                view! { <span class="cap" style=format!("color:{}", chart::css(&a)) data-arm=a.clone()>{format!("{a}: N={at}")}</span> }
+            })
+            .collect_view()
+    };
+    view! {
+        <figure class="chart" data-model-metric=metric.key()>
+            <canvas node_ref=canvas width=chart::W.to_string() height=chart::H.to_string() aria-label=metric.label()></canvas>
+            <figcaption class="caps">{move || format!("{}% by: ", st.x.get())}{caption}</figcaption>
+        </figure>
+    }
+}
+
+fn p_fmt(p: Option<f64>) -> String {
+    match p {
+        None => "–".into(),
+        Some(p) if p < 0.001 => "<0.001".into(),
+        Some(p) => format!("{p:.3}"),
+    }
+}
+
+#[component]
+fn Compare(m: Arc<Manifest>) -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    let arms = m.arms();
+    let select = move |sig: RwSignal<String>, id: &'static str| {
+        let opts = arms
+            .iter()
+            .map(|a| {
+                let a2 = a.clone();
+                view! { <option value=a.clone() selected=move || sig.get() == a2>{a.clone()}</option> }
+            })
+            .collect_view();
+        view! { <select id=id on:change=move |ev| sig.set(event_target_value(&ev))>{opts}</select> }
+    };
+    let sel_a = select(ms.cmp_a, "cmp-a");
+    let sel_b = select(ms.cmp_b, "cmp-b");
+    let m2 = m.clone();
+    let n_at = move || grid_n(&m2, st.n.get());
+    let rows = move || {
+        let n = grid_n(&m, st.n.get());
+        let (a, b) = (ms.cmp_a.get(), ms.cmp_b.get());
+        ModelMetric::ALL
+            .into_iter()
+            .filter(|&k| k != ModelMetric::Unc)
+            .map(|k| {
+                let mean = |arm: &str| {
+                    m.curve(arm, k).into_iter().find(|p| p.n == n).map(|p| format!("{:.4}", p.mean)).unwrap_or_else(|| "–".into())
+                };
+                match paired(&m, &a, &b, n, k) {
+                    Some(p) => view! {
+                        <tr data-metric=k.key()>
+                            <td>{k.label()}</td><td>{mean(&a)}</td><td>{mean(&b)}</td>
+                            <td class="wins">{format!("{}–{}–{}", p.wins, p.losses, p.ties)}</td>
+                            <td>{format!("{:+.4}", p.mean_diff)}</td><td>{p_fmt(Some(p.p_sign))}</td><td>{p_fmt(p.p_t)}</td>
+                        </tr>
+                    }.into_any(),
+                    None => view! { <tr data-metric=k.key()><td>{k.label()}</td><td colspan="6">"no paired runs"</td></tr> }.into_any(),
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="card compare" id="compare">
+            <h2>"Paired comparison at N = " <span id="cmp-n">{n_at}</span></h2>
+            <p class="hint">"Arms at one (split seed, model seed) share the item split, initialisation, minibatch order and vote subsample: each is a paired unit. Wins count units where the first arm is better (lower, or higher for entropy correlation, RES and accuracy); p from the exact sign test and the paired t-test. N snaps to the trained grid at or below the slider."</p>
+            <div class="row">{sel_a}" vs "{sel_b}</div>
+            <div class="table-wrap">
+                <table class="movers" id="compare-table">
+                    <thead><tr><th>"metric"</th><th>"first"</th><th>"second"</th><th>"wins–losses–ties"</th><th>"mean diff"</th><th>"p (sign)"</th><th>"p (t)"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,217 @@
+//! `annosat finetune`: the whole encoder plus an MLP head, trained end to end on N-vote targets.
+//!
+//! The sweep's heads see frozen features; here the encoder's weights move too (siamese: premise and
+//! hypothesis go through the same encoder, features as in [`crate::texts`]). One arm, several N,
+//! one (split, model seed); a fresh copy of the checkpoint per N. Prints throughput (samples/s)
+//! and the test metrics, and writes them as JSON with `--out`.
+//!
+//! Runs on CPU (slow: meant for small subsets and CI) or, built with `--features cuda`, on an
+//! NVIDIA GPU (`--device cuda`). The head is initialised from the project's seeded streams (candle's
+//! CPU generator cannot be seeded), so CPU runs are repeatable.
+
+use crate::encoder::{BertEncoder, Encoder};
+use crate::sweep::arms::{self, Arm};
+use crate::sweep::{eval, item_split};
+use crate::texts::{self, Layout};
+use crate::util::{atomic_write, default_model_dir};
+use annosat_core::sample;
+use anyhow::{bail, Context, Result};
+use candle_core::{DType, Device, Tensor, Var, D};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use rand::RngCore;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Dataset folder (votes.csv + items.jsonl).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Encoder checkpoint (default: all-MiniLM-L6-v2 from scripts/fetch-model.sh).
+    #[arg(long)]
+    pub model_dir: Option<PathBuf>,
+    /// Training arm (hard, ls0.1, soft, dirichlet, sls, multipass, …).
+    #[arg(long, default_value = "soft")]
+    pub arm: String,
+    /// Annotator budgets to train at.
+    #[arg(long, value_delimiter = ',', default_values_t = [1u32, 10, 100])]
+    pub ns: Vec<u32>,
+    #[arg(long, default_value_t = 42)]
+    pub split: u64,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 2)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 32)]
+    pub batch: usize,
+    /// Learning rate of the encoder (the head uses 50× this).
+    #[arg(long, default_value_t = 3e-5)]
+    pub lr: f64,
+    /// Use only the first N items (CPU smoke runs).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// cpu, or cuda (needs a binary built with --features cuda).
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
+    /// Write the results as JSON here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(serde::Serialize)]
+struct NResult {
+    n: u32,
+    samples_per_s: f64,
+    train_loss: Vec<f64>,
+    metrics: eval::Metrics,
+}
+
+fn device(name: &str) -> Result<Device> {
+    match name {
+        "cpu" => Ok(Device::Cpu),
+        "cuda" if cfg!(feature = "cuda") => Ok(Device::new_cuda(0)?),
+        "cuda" => bail!("this binary was built without CUDA: cargo build --profile native -p annosat-trainer --features cuda"),
+        other => bail!("unknown device {other:?} (cpu or cuda)"),
+    }
+}
+
+struct Head {
+    w1: Var,
+    b1: Var,
+    w2: Var,
+    b2: Var,
+}
+
+impl Head {
+    fn new(d: usize, h: usize, k: usize, seed: u64, dev: &Device) -> Result<Head> {
+        let mut rng = sample::stream(seed, crate::sweep::heads::PURPOSE_INIT, 0xF1, 0);
+        let mut uni = |bound: f32, n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| ((rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * bound)
+                .collect()
+        };
+        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
+        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> { Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?) };
+        Ok(Head {
+            w1: var(uni(s1, d * h), (d, h))?,
+            b1: var(uni(s1, h), (1, h))?,
+            w2: var(uni(s2, h * k), (h, k))?,
+            b2: var(uni(s2, k), (1, k))?,
+        })
+    }
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let h = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
+        Ok(h.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+    }
+    fn vars(&self) -> Vec<Var> {
+        vec![self.w1.clone(), self.b1.clone(), self.w2.clone(), self.b2.clone()]
+    }
+}
+
+/// Features for a batch of items, through the (trainable) encoder.
+fn features(enc: &BertEncoder, layout: Layout, t: &texts::ItemTexts, rows: &[usize]) -> Result<Tensor> {
+    let field = |f: usize| -> Result<Tensor> {
+        let v: Vec<&str> = rows.iter().map(|&i| t.texts[f][i].as_str()).collect();
+        enc.embed(&v)
+    };
+    Ok(match layout {
+        Layout::Pair => {
+            let (u, v) = (field(0)?, field(1)?);
+            Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?
+        }
+        Layout::Abductive => {
+            let (c, h1, h2) = (field(0)?, field(1)?, field(2)?);
+            Tensor::cat(&[&c, &(&h1 - &h2)?, &(&c * &h1)?, &(&c * &h2)?], 1)?
+        }
+        Layout::Single => field(0)?,
+    })
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let arm = Arm::parse(&a.arm).with_context(|| format!("unknown arm {:?}", a.arm))?;
+    if arm == Arm::TempHard {
+        bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
+    }
+    let dev = device(&a.device)?;
+    let mut table = crate::load_votes(&a.data.join("votes.csv"), false)?;
+    if let Some(l) = a.limit {
+        table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
+    }
+    let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
+    let k = table.num_classes();
+    let parts = item_split(table.num_items(), a.split);
+    let orders: Vec<Vec<u16>> = (0..table.num_items())
+        .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
+        .collect();
+    let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
+    let max_n = (0..table.num_items()).map(|i| table.total(i)).min().unwrap_or(0);
+    let mut results = Vec::new();
+    for &n in a.ns.iter().filter(|&&n| n >= 1 && n <= max_n) {
+        let (enc, varmap) = BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
+        let varmap = varmap.expect("trainable encoder has variables");
+        let width = t.layout.width(enc.dim());
+        let head = Head::new(width, 64, k, a.seed, &dev)?;
+        let mut opt_enc = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: a.lr, weight_decay: 0.01, ..Default::default() })?;
+        let mut opt_head = AdamW::new(head.vars(), ParamsAdamW { lr: a.lr * 50.0, weight_decay: 0.01, ..Default::default() })?;
+        let mut train_loss = Vec::new();
+        let started = std::time::Instant::now();
+        let mut seen = 0usize;
+        for epoch in 0..a.epochs {
+            let mut order = parts[0].clone();
+            let mut rng = sample::stream(a.split, crate::sweep::heads::PURPOSE_ORDER, a.seed, epoch as u64);
+            for i in 0..order.len() {
+                let j = i + sample::below(&mut rng, (order.len() - i) as u32) as usize;
+                order.swap(i, j);
+            }
+            let mut sls = sample::stream(a.split, arms::PURPOSE_SLS, (a.seed << 16) | n as u64, epoch as u64);
+            let (mut sum, mut cnt) = (0.0, 0usize);
+            for rows in order.chunks(a.batch) {
+                let mut tgt = vec![0f32; rows.len() * k];
+                for (j, &i) in rows.iter().enumerate() {
+                    let votes = &orders[i][..n as usize];
+                    let row = &mut tgt[j * k..(j + 1) * k];
+                    if arm.per_epoch() {
+                        row[arms::epoch_vote(arm, votes, epoch, &mut sls)] = 1.0;
+                    } else {
+                        let mut tie = sample::stream(a.split, arms::PURPOSE_TIE, i as u64, (a.seed << 16) | n as u64);
+                        arms::static_target(arm, votes, k, &mut tie, row);
+                    }
+                }
+                let x = features(&enc, t.layout, &t, rows)?;
+                let logp = candle_nn::ops::log_softmax(&head.forward(&x)?, D::Minus1)?;
+                let target = Tensor::from_vec(tgt, (rows.len(), k), &dev)?;
+                let loss = (target.mul(&logp)?.sum_all()?.neg()? / rows.len() as f64)?;
+                let grads = loss.backward()?;
+                opt_enc.step(&grads)?;
+                opt_head.step(&grads)?;
+                sum += loss.to_dtype(DType::F64)?.to_scalar::<f64>()? * rows.len() as f64;
+                cnt += rows.len();
+                seen += rows.len();
+            }
+            train_loss.push(sum / cnt.max(1) as f64);
+            tracing::info!("N={n} epoch {epoch}: train loss {:.4}", sum / cnt.max(1) as f64);
+        }
+        let secs = started.elapsed().as_secs_f64();
+        let mut logits = Vec::new();
+        for rows in parts[2].chunks(a.batch) {
+            let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
+            logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+        }
+        let probs = eval::softmax(&logits, k, 1.0);
+        let human: Vec<f64> = parts[2].iter().flat_map(|&i| table.distribution(i)).collect();
+        let metrics = eval::metrics(&probs, &human, k);
+        let sps = seen as f64 / secs;
+        println!(
+            "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
+            metrics.kl,
+            metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "–".into()),
+            metrics.accuracy
+        );
+        results.push(NResult { n, samples_per_s: sps, train_loss, metrics });
+    }
+    if let Some(out) = &a.out {
+        let body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": a.arm, "device": a.device,
+            "split": a.split, "seed": a.seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
+        atomic_write(out, &serde_json::to_vec_pretty(&body)?)?;
+    }
+    Ok(())
+}
