@@ -3,6 +3,7 @@
 #   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
 #      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit);
 #      the download converters (scripts/download) reproduce every shared dataset from its originals
+#   0. the trainer compiles with --features cuda (scripts/cuda-toolchain.sh)
 #   2. the core builds for wasm32 with no web dependency
 #   3. trunk build --release of the app
 #   4. browser tests in real headless Chromium (tests/browser, node --test + playwright-core)
@@ -18,6 +19,11 @@ ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
 export ANNOSAT_DATA
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 export ANNOSAT_MODEL
+
+step "the trainer compiles with --features cuda (CUDA 13 toolchain from PyPI; no GPU needed to build)"
+# First, so the plain build below relinks the CPU binary the tests and the app's build hook run.
+eval "$(bash scripts/cuda-toolchain.sh --env)"
+cargo build --locked --profile native -p annosat-trainer --features cuda
 
 step "cargo test (core + trainer)"
 cargo test --locked --profile native -p annosat-core -p annosat-trainer

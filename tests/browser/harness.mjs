@@ -75,7 +75,8 @@ export async function openApp(ctx, url, query = '') {
 
 /** Waits until no load or computation is running. */
 export async function idle(page, timeout = 60_000) {
-  await page.locator('#status[data-state="idle"]').waitFor({ timeout });
+  // 'attached': the status line is hidden (but kept) while another room is shown.
+  await page.locator('#status[data-state="idle"]').waitFor({ state: 'attached', timeout });
 }
 
 /** The readout of one metric: raw value (full precision) and what is displayed. */
