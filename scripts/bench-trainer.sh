@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# bench-trainer.sh - speed of the trainer in one run: the batched head sweep of `annosat sweep`
+# (candle, CPU) against an equivalent PyTorch CPU script on the same features and arms
+# (tests/reference/torch_heads.py), in heads×epochs per second and their ratio; then the embedding
+# throughput of `annosat embed` (MiniLM, texts per second). Installs what is missing first.
+#
+#   scripts/bench-trainer.sh [dataset]      (default chaosnli_snli; pair datasets only)
+#
+# Environment:
+#   BENCH_EPOCHS=10    epochs per head on both sides. Early stopping is off on both (the sweep runs
+#                      with --patience = --epochs), so both train every head for exactly this many.
+#   ANNOSAT_BIN        a built `annosat` to time; default: cargo build --profile native, then
+#                      $CARGO_TARGET_DIR/native/annosat.
+#   TORCH_VENV         where PyTorch goes (default ~/.cache/annosat/torch-venv, a python3 venv).
+#   TORCH_PIP_ARGS     extra `pip install` arguments for torch, e.g. a CPU-only wheel index where
+#                      one is reachable.
+#
+# About the PyTorch install: the project's machines reach PyPI only, and PyPI's Linux x86_64 torch
+# wheel is the CUDA build: `pip install torch==2.15.0` fetches a 540 MB wheel plus ~25 nvidia/CUDA
+# packages, about 5.4 GB installed (about 2 minutes here). `--no-deps` does not avoid them: importing
+# torch then fails while preloading libcublasLt. Both sides run on CPU threads only: torch gets
+# `--threads $(nproc)`, candle's thread pools use every core by default.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+dataset=${1:-chaosnli_snli}
+epochs=${BENCH_EPOCHS:-10}
+venv=${TORCH_VENV:-$HOME/.cache/annosat/torch-venv}
+TORCH_VERSION=2.15.0
+log() { printf '== bench-trainer: %s\n' "$*" >&2; }
+. scripts/env.sh
+
+# --- What the bench needs: annosat, PyTorch, the encoder, the data ---
+if [ -n "${ANNOSAT_BIN:-}" ]; then
+  bin=$ANNOSAT_BIN
+else
+  command -v cargo >/dev/null || bash scripts/setup.sh
+  log "cargo build --profile native -p annosat-trainer"
+  cargo build -q --locked --profile native -p annosat-trainer
+  bin="$CARGO_TARGET_DIR/native/annosat"
+fi
+if ! "$venv/bin/python" -c 'import torch, numpy' 2>/dev/null; then
+  log "installing torch==$TORCH_VERSION and numpy into $venv (PyPI; about 5.4 GB with the CUDA packages)"
+  python3 -m venv "$venv"
+  # shellcheck disable=SC2086
+  "$venv/bin/pip" install -q ${TORCH_PIP_ARGS:-} "torch==$TORCH_VERSION" numpy >&2
+fi
+ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
+ANNOSAT_DATA=$(bash scripts/fetch-data.sh)
+export ANNOSAT_MODEL ANNOSAT_DATA
+data="$ANNOSAT_DATA/$dataset"
+[ -f "$data/votes.csv" ] || { echo "bench-trainer: no $data/votes.csv" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+strip() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+
+# Features: the cached embeddings both sides train on (embedded once here if missing; not timed).
+features=$("$bin" embed --data "$data" 2>"$tmp/features.log" | tail -n 1) ||
+  { cat "$tmp/features.log" >&2; exit 1; }
+
+# --- 1. Rust: one sweep group (split 42, model seed 0), a fresh work dir so nothing is resumed ---
+log "annosat sweep: one group, $epochs epochs, no early stopping"
+"$bin" sweep --data "$data" --out "$tmp/out" --work "$tmp/work" --splits 42 --seeds 1 \
+  --epochs "$epochs" --patience "$epochs" >/dev/null 2>"$tmp/sweep.log" || { cat "$tmp/sweep.log" >&2; exit 1; }
+heads=$(strip "$tmp/sweep.log" | grep -oE '[0-9]+ heads each' | grep -oE '^[0-9]+')
+group_s=$(strip "$tmp/sweep.log" | grep -oE "$dataset split 42 seed 0: [0-9.]+ s" | grep -oE '[0-9.]+ s$' | grep -oE '^[0-9.]+')
+[ -n "$heads" ] && [ -n "$group_s" ] || { echo "bench-trainer: no group time in the sweep log:" >&2; cat "$tmp/sweep.log" >&2; exit 1; }
+rust_rate=$(python3 -c "print(f'{$heads * $epochs / $group_s:.1f}')")
+
+# --- 2. PyTorch: the same group's work on the same features ---
+log "PyTorch: $heads heads, $epochs epochs ($(nproc) threads)"
+"$venv/bin/python" tests/reference/torch_heads.py --features "$features" --votes "$data/votes.csv" \
+  --epochs "$epochs" --threads "$(nproc)" >"$tmp/torch.json" 2>"$tmp/torch.log" || { cat "$tmp/torch.log" >&2; exit 1; }
+read -r torch_version torch_heads torch_s torch_rate < <(python3 -c "
+import json; r = json.loads(open('$tmp/torch.json').read().splitlines()[-1])
+print(r['torch'], r['heads'], r['seconds'], r['heads_epochs_per_s'])")
+[ "$torch_heads" = "$heads" ] || { echo "bench-trainer: $heads heads in the sweep, $torch_heads in torch_heads.py" >&2; exit 1; }
+
+# --- 3. Embedding throughput: annosat embed into an empty cache ---
+log "annosat embed into an empty cache"
+"$bin" embed --data "$data" --cache "$tmp/features" >/dev/null 2>"$tmp/embed.log" || { cat "$tmp/embed.log" >&2; exit 1; }
+embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+ s \([0-9]+ texts/s\)' | tail -n 1)
+
+echo "annosat bench-trainer: $dataset, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "head sweep ($heads heads x $epochs epochs, PCA 256, hidden 64, batch 64, AdamW; val+test every epoch):"
+printf '  %-26s %8.1f heads*epochs/s  (%s s for the group)\n' "annosat sweep (candle):" "$rust_rate" "$group_s"
+printf '  %-26s %8.1f heads*epochs/s  (%s s)\n' "PyTorch $torch_version:" "$torch_rate" "$torch_s"
+echo "  ratio annosat/PyTorch:     $(python3 -c "print(f'{$heads * $epochs / $group_s / $torch_rate:.2f}')")x  (above 1: annosat faster)"
+echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
