@@ -90,18 +90,6 @@ fn range(v: &[f64], f: impl Fn(f64) -> String) -> String {
     }
 }
 
-/// Per (split, seed) unit: share of arm's N=1→N=max improvement reached at `n`.
-fn unit_shares(m: &Manifest, arm: &str, n: u32, k: M) -> Vec<f64> {
-    let (first, last) = (m.ns()[0], nmax(m));
-    m.units()
-        .into_iter()
-        .filter_map(|u| {
-            let (a, b, c) = (m.value(arm, first, u, k)?, m.value(arm, n, u, k)?, m.value(arm, last, u, k)?);
-            ((c - a).abs() > 1e-12).then(|| (b - a) / (c - a))
-        })
-        .collect()
-}
-
 fn share_of_mean(m: &Manifest, arm: &str, n: u32, k: M) -> Option<f64> {
     let (a, b, c) = (mean(m, arm, m.ns()[0], k)?, mean(m, arm, n, k)?, mean(m, arm, nmax(m), k)?);
     ((c - a).abs() > 1e-12).then(|| (b - a) / (c - a))
@@ -139,9 +127,15 @@ pub fn run(a: Args) -> Result<()> {
         let ours = sets.iter().map(|(d, s)| (d.clone(), f(s))).collect();
         rows.push(Row { source, claim, published, published_model: model, ours, note });
     };
-    row(KOHLI, "KL: share of the N=1→100 improvement captured at N=10 (soft), across runs".into(), "87–95%", DEBERTA,
-        "ours: per (split, model seed) run".into(),
-        &|s| range(&unit_shares(&s.all, "soft", 10, M::Kl), pct));
+    row(KOHLI, "KL: share of the N=1→100 improvement captured at N=10 (soft)".into(), "87–95%", DEBERTA,
+        "ours: on the mean curve over 15 runs, with its N=1 and N=100 values (per-run shares are noise when the improvement is this small)".into(),
+        &|s| {
+            let m = &s.all;
+            match (share_of_mean(m, "soft", 10, M::Kl), mean(m, "soft", 1, M::Kl), mean(m, "soft", nmax(m), M::Kl)) {
+                (Some(sh), Some(a), Some(b)) => format!("{} (KL {a:.3} → {b:.3})", pct(sh)),
+                _ => "–".into(),
+            }
+        });
     row(KOHLI, "Entropy correlation at N=100, soft labels".into(), "r = 0.643", DEBERTA, String::new(),
         &|s| f3(mean(&s.all, "soft", nmax(&s.all), M::EntropyCorr)));
     row(KOHLI, "Entropy correlation at N=100, label smoothing ε ∈ {0.05…0.5}".into(), "r = 0.45–0.49", DEBERTA,

@@ -53,12 +53,20 @@ impl BertEncoder {
                 (BertModel::load(vb, &config)?, None)
             }
             Train::Trainable => {
-                let mut varmap = VarMap::new();
+                let varmap = VarMap::new();
                 let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
                 let model = BertModel::load(vb, &config)?;
-                varmap
-                    .load(&weights)
+                // Copy the checkpoint into the variables, converting dtype (an F16 copy of the
+                // weights is what fits through the GPU machine's 64 MiB carry).
+                let tensors = candle_core::safetensors::load(&weights, device)
                     .with_context(|| format!("loading {}", weights.display()))?;
+                for (name, var) in varmap.data().lock().expect("varmap lock").iter() {
+                    let t = tensors
+                        .get(name)
+                        .or_else(|| tensors.get(&format!("bert.{name}")))
+                        .with_context(|| format!("{} has no tensor {name}", weights.display()))?;
+                    var.set(&t.to_dtype(DType::F32)?)?;
+                }
                 (model, Some(varmap))
             }
         };
