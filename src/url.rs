@@ -42,7 +42,9 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|m| st.metric.set(m)),
             "logx" => st.logx.set(v == "1"),
-            "room" => crate::state::Room::parse(&v).into_iter().for_each(|r| st.room.set(r)),
+            "room" => crate::state::Room::parse(&v)
+                .into_iter()
+                .for_each(|r| st.room.set(r)),
             _ => {}
         }
     }

@@ -70,7 +70,11 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc(if logx { "N (log scale)" } else { "annotators per item N" })
+        .x_desc(if logx {
+            "N (log scale)"
+        } else {
+            "annotators per item N"
+        })
         .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
         .y_label_formatter(&|y| format!("{y:.3}"))
         .light_line_style(RGBColor(238, 238, 238))
@@ -87,19 +91,29 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(std::iter::once(Polygon::new(band, col.mix(0.12))))
             .map_err(e)?;
         chart
-            .draw_series(LineSeries::new(c.iter().map(|p| (fx(p.n as f64), p.mean)), col.stroke_width(2)))
+            .draw_series(LineSeries::new(
+                c.iter().map(|p| (fx(p.n as f64), p.mean)),
+                col.stroke_width(2),
+            ))
             .map_err(e)?;
         if let Some(at) = captured_at(c, x) {
             if let Some(p) = c.iter().find(|p| p.n == at) {
                 chart
-                    .draw_series(std::iter::once(Circle::new((fx(at as f64), p.mean), 5, col.filled())))
+                    .draw_series(std::iter::once(Circle::new(
+                        (fx(at as f64), p.mean),
+                        5,
+                        col.filled(),
+                    )))
                     .map_err(e)?;
             }
         }
     }
     let red = RGBColor(220, 38, 38);
     chart
-        .draw_series(LineSeries::new([(fx(n as f64), lo), (fx(n as f64), hi)], red.stroke_width(2)))
+        .draw_series(LineSeries::new(
+            [(fx(n as f64), lo), (fx(n as f64), hi)],
+            red.stroke_width(2),
+        ))
         .map_err(e)?;
     root.present().map_err(e)?;
     Ok(())

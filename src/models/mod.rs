@@ -53,7 +53,12 @@ impl Default for ModelsSt {
 
 /// The export for a dataset: the held-out one when asked for and present, else the all-votes one.
 fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
-    let of = |r: &str| exports.iter().find(|e| e.dataset == dataset && e.reference == r).cloned();
+    let of = |r: &str| {
+        exports
+            .iter()
+            .find(|e| e.dataset == dataset && e.reference == r)
+            .cloned()
+    };
     if heldout {
         of("heldout").or_else(|| of("all"))
     } else {
@@ -64,7 +69,12 @@ fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportE
 /// The largest grid N not above the slider's N (the first grid N below it).
 fn grid_n(m: &Manifest, n: u32) -> u32 {
     let ns = m.ns();
-    ns.iter().rev().find(|&&g| g <= n).or(ns.first()).copied().unwrap_or(1)
+    ns.iter()
+        .rev()
+        .find(|&&g| g <= n)
+        .or(ns.first())
+        .copied()
+        .unwrap_or(1)
 }
 
 #[component]
@@ -73,15 +83,17 @@ pub fn ModelsRoom() -> impl IntoView {
     let ms = expect_context::<ModelsSt>();
     if ms.exports.get_untracked().is_none() {
         leptos::task::spawn_local(async move {
-            let r = crate::data::fetch_bytes("models/index.json").await.and_then(|b| {
-                #[derive(serde::Deserialize)]
-                struct Index {
-                    exports: Vec<ExportEntry>,
-                }
-                serde_json::from_slice::<Index>(&b)
-                    .map(|i| i.exports)
-                    .map_err(|e| format!("models/index.json: {e}"))
-            });
+            let r = crate::data::fetch_bytes("models/index.json")
+                .await
+                .and_then(|b| {
+                    #[derive(serde::Deserialize)]
+                    struct Index {
+                        exports: Vec<ExportEntry>,
+                    }
+                    serde_json::from_slice::<Index>(&b)
+                        .map(|i| i.exports)
+                        .map_err(|e| format!("models/index.json: {e}"))
+                });
             ms.exports.set(Some(r));
         });
     }
@@ -195,7 +207,9 @@ fn ModelChart(m: Arc<Manifest>, metric: ModelMetric) -> impl IntoView {
         let (n, logx, x) = (st.n.get(), st.logx.get(), st.x.get() as f64 / 100.0);
         let arms = ms.visible.get();
         let Some(el) = canvas.get() else { return };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else { return };
+        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
+            return;
+        };
         if let Err(e) = chart::draw(&backend.into_drawing_area(), &m2, metric, &arms, n, x, logx) {
             leptos::logging::error!("model chart {}: {e}", metric.key());
         }

@@ -33,7 +33,11 @@ pub fn ReproRoom() -> impl IntoView {
         None => view! { <p class="status">"loading…"</p> }.into_any(),
         Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
         Some(Ok(r)) => {
-            let head = r.datasets.iter().map(|d| view! { <th>{format!("ours: {d}")}</th> }).collect_view();
+            let head = r
+                .datasets
+                .iter()
+                .map(|d| view! { <th>{format!("ours: {d}")}</th> })
+                .collect_view();
             let rows = r
                 .rows
                 .iter()

@@ -64,7 +64,9 @@ impl Embeddings {
 }
 
 pub fn cache_file(cache: Option<&Path>, data: &Path, model: &str, limit: Option<usize>) -> PathBuf {
-    let root = cache.map(Path::to_path_buf).unwrap_or_else(|| cache_root().join("features"));
+    let root = cache
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| cache_root().join("features"));
     let name = match limit {
         Some(l) => format!("{model}.first{l}.safetensors"),
         None => format!("{model}.safetensors"),
@@ -139,7 +141,10 @@ pub fn embed(a: &Args) -> Result<PathBuf> {
     pb.finish_and_clear();
     if fresh > 0 {
         let secs = started.elapsed().as_secs_f64();
-        tracing::info!("embedded {fresh} texts in {secs:.1} s ({:.0} texts/s)", fresh as f64 / secs);
+        tracing::info!(
+            "embedded {fresh} texts in {secs:.1} s ({:.0} texts/s)",
+            fresh as f64 / secs
+        );
     }
 
     let mut fields = Vec::new();
@@ -177,7 +182,10 @@ fn save(path: &Path, e: &Embeddings) -> Result<()> {
         .collect();
     let mut views = BTreeMap::new();
     for (name, b) in e.layout.fields().iter().zip(&bytes) {
-        views.insert(name.to_string(), TensorView::new(Dtype::F32, vec![n, e.dim], b)?);
+        views.insert(
+            name.to_string(),
+            TensorView::new(Dtype::F32, vec![n, e.dim], b)?,
+        );
     }
     let mut meta = HashMap::new();
     meta.insert("item_ids".to_string(), serde_json::to_string(&e.item_ids)?);
@@ -192,7 +200,10 @@ pub fn load(path: &Path) -> Result<Embeddings> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (_, meta) = safetensors::SafeTensors::read_metadata(&bytes)?;
     let st = safetensors::SafeTensors::deserialize(&bytes)?;
-    let m = meta.metadata().as_ref().context("embeddings file has no metadata")?;
+    let m = meta
+        .metadata()
+        .as_ref()
+        .context("embeddings file has no metadata")?;
     let item_ids: Vec<String> = serde_json::from_str(m.get("item_ids").context("no item_ids")?)?;
     let layout = match m.get("layout").map(String::as_str) {
         Some("Pair") => Layout::Pair,

@@ -90,7 +90,9 @@ impl Head {
                 .collect()
         };
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
-        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> { Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?) };
+        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
+            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
+        };
         Ok(Head {
             w1: var(uni(s1, d * h), (d, h))?,
             b1: var(uni(s1, h), (1, h))?,
@@ -99,16 +101,30 @@ impl Head {
         })
     }
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let h = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
-        Ok(h.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+        let h = x
+            .matmul(self.w1.as_tensor())?
+            .broadcast_add(self.b1.as_tensor())?
+            .relu()?;
+        Ok(h.matmul(self.w2.as_tensor())?
+            .broadcast_add(self.b2.as_tensor())?)
     }
     fn vars(&self) -> Vec<Var> {
-        vec![self.w1.clone(), self.b1.clone(), self.w2.clone(), self.b2.clone()]
+        vec![
+            self.w1.clone(),
+            self.b1.clone(),
+            self.w2.clone(),
+            self.b2.clone(),
+        ]
     }
 }
 
 /// Features for a batch of items, through the (trainable) encoder.
-fn features(enc: &BertEncoder, layout: Layout, t: &texts::ItemTexts, rows: &[usize]) -> Result<Tensor> {
+fn features(
+    enc: &BertEncoder,
+    layout: Layout,
+    t: &texts::ItemTexts,
+    rows: &[usize],
+) -> Result<Tensor> {
     let field = |f: usize| -> Result<Tensor> {
         let v: Vec<&str> = rows.iter().map(|&i| t.texts[f][i].as_str()).collect();
         enc.embed(&v)
@@ -143,26 +159,53 @@ pub fn run(a: Args) -> Result<()> {
         .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
         .collect();
     let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
-    let max_n = (0..table.num_items()).map(|i| table.total(i)).min().unwrap_or(0);
+    let max_n = (0..table.num_items())
+        .map(|i| table.total(i))
+        .min()
+        .unwrap_or(0);
     let mut results = Vec::new();
     for &n in a.ns.iter().filter(|&&n| n >= 1 && n <= max_n) {
         let (enc, varmap) = BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
         let varmap = varmap.expect("trainable encoder has variables");
         let width = t.layout.width(enc.dim());
         let head = Head::new(width, 64, k, a.seed, &dev)?;
-        let mut opt_enc = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: a.lr, weight_decay: 0.01, ..Default::default() })?;
-        let mut opt_head = AdamW::new(head.vars(), ParamsAdamW { lr: a.lr * 50.0, weight_decay: 0.01, ..Default::default() })?;
+        let mut opt_enc = AdamW::new(
+            varmap.all_vars(),
+            ParamsAdamW {
+                lr: a.lr,
+                weight_decay: 0.01,
+                ..Default::default()
+            },
+        )?;
+        let mut opt_head = AdamW::new(
+            head.vars(),
+            ParamsAdamW {
+                lr: a.lr * 50.0,
+                weight_decay: 0.01,
+                ..Default::default()
+            },
+        )?;
         let mut train_loss = Vec::new();
         let started = std::time::Instant::now();
         let mut seen = 0usize;
         for epoch in 0..a.epochs {
             let mut order = parts[0].clone();
-            let mut rng = sample::stream(a.split, crate::sweep::heads::PURPOSE_ORDER, a.seed, epoch as u64);
+            let mut rng = sample::stream(
+                a.split,
+                crate::sweep::heads::PURPOSE_ORDER,
+                a.seed,
+                epoch as u64,
+            );
             for i in 0..order.len() {
                 let j = i + sample::below(&mut rng, (order.len() - i) as u32) as usize;
                 order.swap(i, j);
             }
-            let mut sls = sample::stream(a.split, arms::PURPOSE_SLS, (a.seed << 16) | n as u64, epoch as u64);
+            let mut sls = sample::stream(
+                a.split,
+                arms::PURPOSE_SLS,
+                (a.seed << 16) | n as u64,
+                epoch as u64,
+            );
             let (mut sum, mut cnt) = (0.0, 0usize);
             for rows in order.chunks(a.batch) {
                 let mut tgt = vec![0f32; rows.len() * k];
@@ -172,7 +215,12 @@ pub fn run(a: Args) -> Result<()> {
                     if arm.per_epoch() {
                         row[arms::epoch_vote(arm, votes, epoch, &mut sls)] = 1.0;
                     } else {
-                        let mut tie = sample::stream(a.split, arms::PURPOSE_TIE, i as u64, (a.seed << 16) | n as u64);
+                        let mut tie = sample::stream(
+                            a.split,
+                            arms::PURPOSE_TIE,
+                            i as u64,
+                            (a.seed << 16) | n as u64,
+                        );
                         arms::static_target(arm, votes, k, &mut tie, row);
                     }
                 }
@@ -188,7 +236,10 @@ pub fn run(a: Args) -> Result<()> {
                 seen += rows.len();
             }
             train_loss.push(sum / cnt.max(1) as f64);
-            tracing::info!("N={n} epoch {epoch}: train loss {:.4}", sum / cnt.max(1) as f64);
+            tracing::info!(
+                "N={n} epoch {epoch}: train loss {:.4}",
+                sum / cnt.max(1) as f64
+            );
         }
         let secs = started.elapsed().as_secs_f64();
         let mut logits = Vec::new();
@@ -197,16 +248,27 @@ pub fn run(a: Args) -> Result<()> {
             logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
         }
         let probs = eval::softmax(&logits, k, 1.0);
-        let human: Vec<f64> = parts[2].iter().flat_map(|&i| table.distribution(i)).collect();
+        let human: Vec<f64> = parts[2]
+            .iter()
+            .flat_map(|&i| table.distribution(i))
+            .collect();
         let metrics = eval::metrics(&probs, &human, k);
         let sps = seen as f64 / secs;
         println!(
             "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
             metrics.kl,
-            metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "–".into()),
+            metrics
+                .entropy_corr
+                .map(|r| format!("{r:.3}"))
+                .unwrap_or_else(|| "–".into()),
             metrics.accuracy
         );
-        results.push(NResult { n, samples_per_s: sps, train_loss, metrics });
+        results.push(NResult {
+            n,
+            samples_per_s: sps,
+            train_loss,
+            metrics,
+        });
     }
     if let Some(out) = &a.out {
         let body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": a.arm, "device": a.device,

@@ -9,8 +9,8 @@ mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
 mod embed_cmd;
-mod finetune_cmd;
 mod encoder;
+mod finetune_cmd;
 mod repro_cmd;
 mod sweep;
 mod texts;
@@ -58,7 +58,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "annosat=info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "annosat=info".into()),
         )
         .with_writer(std::io::stderr)
         .init();

@@ -75,11 +75,16 @@ pub struct ItemTexts {
 
 /// Reads `items.jsonl` and picks the layout from the fields the items have.
 pub fn read(path: &Path, item_ids: &[String]) -> Result<ItemTexts> {
-    let body = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let body =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut by_id: HashMap<String, serde_json::Map<String, serde_json::Value>> = HashMap::new();
-    for (n, line) in body.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let v: serde_json::Value =
-            serde_json::from_str(line).with_context(|| format!("{}:{}: not JSON", path.display(), n + 1))?;
+    for (n, line) in body
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not JSON", path.display(), n + 1))?;
         let serde_json::Value::Object(obj) = v else {
             bail!("{}:{}: expected a JSON object", path.display(), n + 1)
         };

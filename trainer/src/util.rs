@@ -15,7 +15,8 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
         std::process::id()
     ));
     std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot move {} into place", path.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot move {} into place", path.display()))?;
     Ok(())
 }
 

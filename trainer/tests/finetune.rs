@@ -11,10 +11,27 @@ fn finetune_trains_end_to_end_and_repeats_exactly_on_cpu() {
     let run = |name: &str| -> serde_json::Value {
         let out = dir.join(name);
         let stdout = annosat(&[
-            "finetune", "--data", snli.to_str().unwrap(), "--limit", "40", "--ns", "1,10", "--epochs", "1",
-            "--batch", "8", "--arm", "soft", "--out", out.to_str().unwrap(),
+            "finetune",
+            "--data",
+            snli.to_str().unwrap(),
+            "--limit",
+            "40",
+            "--ns",
+            "1,10",
+            "--epochs",
+            "1",
+            "--batch",
+            "8",
+            "--arm",
+            "soft",
+            "--out",
+            out.to_str().unwrap(),
         ]);
-        assert_eq!(stdout.lines().filter(|l| l.contains("samples/s")).count(), 2, "{stdout}");
+        assert_eq!(
+            stdout.lines().filter(|l| l.contains("samples/s")).count(),
+            2,
+            "{stdout}"
+        );
         serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
     };
     let a = run("a.json");
@@ -26,6 +43,9 @@ fn finetune_trains_end_to_end_and_repeats_exactly_on_cpu() {
         assert!(r["train_loss"][0].as_f64().unwrap() > 0.0);
     }
     let b = run("b.json");
-    assert_eq!(a["results"][1]["metrics"], b["results"][1]["metrics"], "same seed, same CPU result");
+    assert_eq!(
+        a["results"][1]["metrics"], b["results"][1]["metrics"],
+        "same seed, same CPU result"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

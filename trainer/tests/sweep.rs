@@ -13,7 +13,10 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
 }
 
 #[test]
@@ -30,7 +33,13 @@ fn embeddings_are_unit_length_meaningful_and_cached() {
     )
     .unwrap();
     let cache = tmp("embed-cache");
-    let args = ["embed", "--data", data.to_str().unwrap(), "--cache", cache.to_str().unwrap()];
+    let args = [
+        "embed",
+        "--data",
+        data.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+    ];
     let path = PathBuf::from(annosat(&args).trim());
     let bytes = std::fs::read(&path).unwrap();
     let st = safetensors::SafeTensors::deserialize(&bytes).unwrap();
@@ -40,21 +49,52 @@ fn embeddings_are_unit_length_meaningful_and_cached() {
     let row = |i: usize| &v[i * 384..(i + 1) * 384];
     let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
     for i in 0..3 {
-        assert!((dot(row(i), row(i)) - 1.0).abs() < 1e-4, "normalised like sentence-transformers");
+        assert!(
+            (dot(row(i), row(i)) - 1.0).abs() < 1e-4,
+            "normalised like sentence-transformers"
+        );
     }
-    assert!(dot(row(0), row(1)) > dot(row(0), row(2)) + 0.2, "paraphrases are closer than unrelated text");
+    assert!(
+        dot(row(0), row(1)) > dot(row(0), row(2)) + 0.2,
+        "paraphrases are closer than unrelated text"
+    );
     // A second run finds the cache and leaves it alone.
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     assert_eq!(PathBuf::from(annosat(&args).trim()), path);
-    assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), modified);
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        modified
+    );
 }
 
 fn small_sweep(work: &Path, out: &Path, features: &Path) -> Vec<String> {
     let snli = data_dir().join("chaosnli_snli");
     [
-        "sweep", "--data", snli.to_str().unwrap(), "--out", out.to_str().unwrap(), "--work", work.to_str().unwrap(),
-        "--features-cache", features.to_str().unwrap(), "--limit", "80", "--ns", "1,3,10", "--splits", "42",
-        "--seeds", "2", "--epochs", "3", "--patience", "3", "--pca", "32", "--hidden", "8",
+        "sweep",
+        "--data",
+        snli.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+        "--features-cache",
+        features.to_str().unwrap(),
+        "--limit",
+        "80",
+        "--ns",
+        "1,3,10",
+        "--splits",
+        "42",
+        "--seeds",
+        "2",
+        "--epochs",
+        "3",
+        "--patience",
+        "3",
+        "--pca",
+        "32",
+        "--hidden",
+        "8",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -79,17 +119,27 @@ fn sweep_exports_every_arm_and_reruns_and_resumes_bit_identically() {
     let (w1, o1) = (tmp("sweep-w1"), tmp("sweep-o1"));
     run(&small_sweep(&w1, &o1, &features));
     let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(o1.join("chaosnli_snli/manifest.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(o1.join("chaosnli_snli/manifest.json")).unwrap())
+            .unwrap();
     assert_eq!(manifest["schema"], "annosat-models/1");
     let runs = manifest["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 11 * 3 * 2, "11 arms x 3 N x 2 model seeds");
-    let test_items = manifest["splits"][0]["test_items"].as_array().unwrap().len();
+    let test_items = manifest["splits"][0]["test_items"]
+        .as_array()
+        .unwrap()
+        .len();
     assert_eq!(test_items, 8);
     let pred = std::fs::read(o1.join("chaosnli_snli/predictions.bin")).unwrap();
     assert_eq!(pred.len(), runs.len() * test_items * 3 * 2);
     for row in pred.chunks_exact(6) {
-        let s: u32 = row.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]) as u32).sum();
-        assert!((65533..=65537).contains(&s), "a row of probabilities sums to 1: {s}");
+        let s: u32 = row
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as u32)
+            .sum();
+        assert!(
+            (65533..=65537).contains(&s),
+            "a row of probabilities sums to 1: {s}"
+        );
     }
     for r in runs {
         let m = &r["metrics"];
@@ -105,14 +155,27 @@ fn sweep_exports_every_arm_and_reruns_and_resumes_bit_identically() {
     assert_eq!(export_bytes(&o1), export_bytes(&o2));
 
     // A run that died after one group: the finished group is reused untouched, the other redone.
-    let config_dir = std::fs::read_dir(w2.join("chaosnli_snli")).unwrap().next().unwrap().unwrap().path();
+    let config_dir = std::fs::read_dir(w2.join("chaosnli_snli"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let kept = config_dir.join("split42-seed0.json");
     std::fs::remove_file(config_dir.join("split42-seed1.json")).unwrap();
     std::fs::remove_dir_all(&o2).unwrap();
     let before = std::fs::metadata(&kept).unwrap().modified().unwrap();
     run(&small_sweep(&w2, &o2, &features));
-    assert_eq!(std::fs::metadata(&kept).unwrap().modified().unwrap(), before, "finished group skipped");
-    assert_eq!(export_bytes(&o1), export_bytes(&o2), "resumed sweep equals an uninterrupted one");
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().modified().unwrap(),
+        before,
+        "finished group skipped"
+    );
+    assert_eq!(
+        export_bytes(&o1),
+        export_bytes(&o2),
+        "resumed sweep equals an uninterrupted one"
+    );
 }
 
 #[test]
@@ -120,45 +183,130 @@ fn committed_exports_regenerate_bit_identically() {
     // Spot check: re-train one (split, model seed) group of the committed ChaosNLI-SNLI sweep with
     // its recorded configuration and compare every arm's metrics and predictions byte for byte.
     let committed = repo_root().join("public/models/chaosnli_snli");
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(committed.join("manifest.json")).expect("committed exports")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(committed.join("manifest.json")).expect("committed exports"),
+    )
+    .unwrap();
     let c = &manifest["config"];
     let h = &c["head"];
     let join = |v: &serde_json::Value| {
-        v.as_array().unwrap().iter().map(|x| x.to_string().trim_matches('"').to_string()).collect::<Vec<_>>().join(",")
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string().trim_matches('"').to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     };
     let (work, out) = (tmp("regen-w"), tmp("regen-o"));
     let snli = data_dir().join("chaosnli_snli");
     let args: Vec<String> = [
-        "sweep", "--data", snli.to_str().unwrap(), "--out", out.to_str().unwrap(), "--work", work.to_str().unwrap(),
-        "--ns", &join(&c["ns"]), "--arms", &join(&c["arms"]), "--splits", "42", "--seeds", "1",
-        "--pca", &c["pca"].to_string(), "--hidden", &h["hidden"].to_string(), "--lr", &h["lr"].to_string(),
-        "--weight-decay", &h["weight_decay"].to_string(), "--batch", &h["batch"].to_string(),
-        "--epochs", &h["epochs"].to_string(), "--patience", &h["patience"].to_string(),
+        "sweep",
+        "--data",
+        snli.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+        "--ns",
+        &join(&c["ns"]),
+        "--arms",
+        &join(&c["arms"]),
+        "--splits",
+        "42",
+        "--seeds",
+        "1",
+        "--pca",
+        &c["pca"].to_string(),
+        "--hidden",
+        &h["hidden"].to_string(),
+        "--lr",
+        &h["lr"].to_string(),
+        "--weight-decay",
+        &h["weight_decay"].to_string(),
+        "--batch",
+        &h["batch"].to_string(),
+        "--epochs",
+        &h["epochs"].to_string(),
+        "--patience",
+        &h["patience"].to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
     run(&args);
     let fresh: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("chaosnli_snli/manifest.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(out.join("chaosnli_snli/manifest.json")).unwrap())
+            .unwrap();
     let (old_pred, new_pred) = (
         std::fs::read(committed.join("predictions.bin")).unwrap(),
         std::fs::read(out.join("chaosnli_snli/predictions.bin")).unwrap(),
     );
-    let per_run = manifest["splits"][0]["test_items"].as_array().unwrap().len() * manifest["classes"].as_array().unwrap().len();
+    let per_run = manifest["splits"][0]["test_items"]
+        .as_array()
+        .unwrap()
+        .len()
+        * manifest["classes"].as_array().unwrap().len();
     let mut checked = 0;
     for r in fresh["runs"].as_array().unwrap() {
         let old = manifest["runs"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|o| o["arm"] == r["arm"] && o["n"] == r["n"] && o["split"] == 42 && o["seed"] == 0)
+            .find(|o| {
+                o["arm"] == r["arm"] && o["n"] == r["n"] && o["split"] == 42 && o["seed"] == 0
+            })
             .expect("the committed sweep has this run");
         assert_eq!(old["metrics"], r["metrics"], "{} N={}", r["arm"], r["n"]);
-        let (a, b) = (old["offset"].as_u64().unwrap() as usize * 2, r["offset"].as_u64().unwrap() as usize * 2);
+        let (a, b) = (
+            old["offset"].as_u64().unwrap() as usize * 2,
+            r["offset"].as_u64().unwrap() as usize * 2,
+        );
         assert_eq!(old_pred[a..a + per_run * 2], new_pred[b..b + per_run * 2]);
         checked += 1;
     }
     assert!(checked >= 100, "{checked}");
+}
+
+#[test]
+fn repro_table_covers_every_exported_set_from_the_committed_exports() {
+    let models = tmp("repro");
+    let committed = repo_root().join("public/models");
+    for entry in ["index.json"] {
+        std::fs::copy(committed.join(entry), models.join(entry)).unwrap();
+    }
+    for ds in ["chaosnli_snli", "chaosnli_mnli", "chaosnli_alphanli"] {
+        std::fs::create_dir_all(models.join(ds).join("heldout")).unwrap();
+        std::fs::copy(
+            committed.join(ds).join("manifest.json"),
+            models.join(ds).join("manifest.json"),
+        )
+        .unwrap();
+        let h = committed.join(ds).join("heldout/manifest.json");
+        if h.exists() {
+            std::fs::copy(&h, models.join(ds).join("heldout/manifest.json")).unwrap();
+        }
+    }
+    let table = annosat(&["repro", "--models", models.to_str().unwrap()]);
+    assert!(
+        table.starts_with("| source | claim | published |"),
+        "{table}"
+    );
+    let repro: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(models.join("reproduction.json")).unwrap()).unwrap();
+    assert_eq!(repro["datasets"].as_array().unwrap().len(), 3);
+    assert!(
+        repro["ours_model"].as_str().unwrap().contains("MiniLM"),
+        "the model is named honestly"
+    );
+    let rows = repro["rows"].as_array().unwrap();
+    let kl10 = &rows[0]["ours"]["chaosnli_snli"];
+    assert!(
+        kl10.as_str().unwrap().ends_with(')'),
+        "share with its KL values: {kl10}"
+    );
+    // The committed reproduction.json is what this command writes.
+    assert_eq!(
+        std::fs::read(models.join("reproduction.json")).unwrap(),
+        std::fs::read(committed.join("reproduction.json")).unwrap()
+    );
 }

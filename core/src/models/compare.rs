@@ -31,7 +31,13 @@ pub fn paired(m: &Manifest, a: &str, b: &str, n: u32, metric: ModelMetric) -> Op
     if diffs.is_empty() {
         return None;
     }
-    let better = |d: f64| if metric.higher_is_better() { d > 0.0 } else { d < 0.0 };
+    let better = |d: f64| {
+        if metric.higher_is_better() {
+            d > 0.0
+        } else {
+            d < 0.0
+        }
+    };
     let wins = diffs.iter().filter(|&&d| d != 0.0 && better(d)).count();
     let ties = diffs.iter().filter(|&&d| d == 0.0).count();
     let losses = diffs.len() - wins - ties;

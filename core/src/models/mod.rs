@@ -122,7 +122,10 @@ impl ModelMetric {
     }
 
     pub fn higher_is_better(self) -> bool {
-        matches!(self, ModelMetric::EntropyCorr | ModelMetric::Res | ModelMetric::Accuracy)
+        matches!(
+            self,
+            ModelMetric::EntropyCorr | ModelMetric::Res | ModelMetric::Accuracy
+        )
     }
 
     pub fn of(self, m: &RunMetrics) -> Option<f64> {
@@ -153,7 +156,8 @@ pub struct ArmPoint {
 
 impl Manifest {
     pub fn parse(json: &str) -> Result<Manifest, String> {
-        let m: Manifest = serde_json::from_str(json).map_err(|e| format!("not a model manifest: {e}"))?;
+        let m: Manifest =
+            serde_json::from_str(json).map_err(|e| format!("not a model manifest: {e}"))?;
         if !m.schema.starts_with("annosat-models/") {
             return Err(format!("unknown schema {:?}", m.schema));
         }

@@ -58,14 +58,36 @@ fn curves_average_over_units_and_keep_the_range() {
 
 #[test]
 fn captured_point_is_where_the_share_stays_above_x() {
-    let pts: Vec<ArmPoint> = [(1, 1.0), (2, 0.5), (5, 0.12), (10, 0.2), (20, 0.1), (50, 0.0)]
-        .iter()
-        .map(|&(n, v)| ArmPoint { n, mean: v, min: v, max: v, runs: 1 })
-        .collect();
+    let pts: Vec<ArmPoint> = [
+        (1, 1.0),
+        (2, 0.5),
+        (5, 0.12),
+        (10, 0.2),
+        (20, 0.1),
+        (50, 0.0),
+    ]
+    .iter()
+    .map(|&(n, v)| ArmPoint {
+        n,
+        mean: v,
+        min: v,
+        max: v,
+        runs: 1,
+    })
+    .collect();
     // Shares: 0, .5, .88, .8, .9, 1 -> 0.85 is first held from N = 20 (N = 5 dips back).
     assert_eq!(captured_at(&pts, 0.85), Some(20));
     assert_eq!(captured_at(&pts, 0.5), Some(2));
-    let flat = vec![ArmPoint { n: 1, mean: 0.3, min: 0.3, max: 0.3, runs: 1 }; 2];
+    let flat = vec![
+        ArmPoint {
+            n: 1,
+            mean: 0.3,
+            min: 0.3,
+            max: 0.3,
+            runs: 1
+        };
+        2
+    ];
     assert_eq!(captured_at(&flat, 0.9), None);
 }
 
@@ -81,7 +103,10 @@ fn paired_counts_respect_the_metric_direction() {
     assert_eq!((kl.wins, kl.losses, kl.ties), (6, 0, 0));
     assert!((kl.p_sign - 2.0 / 64.0).abs() < 1e-12, "{}", kl.p_sign);
     let p = kl.p_t.unwrap();
-    assert!(p > 0.0 && p < 1e-4, "t = -16.4 on 5 df: p ≈ 1.5e-5, got {p}");
+    assert!(
+        p > 0.0 && p < 1e-4,
+        "t = -16.4 on 5 df: p ≈ 1.5e-5, got {p}"
+    );
     let ec = paired(&m, "soft", "ls0.1", 100, ModelMetric::EntropyCorr).unwrap();
     assert_eq!(ec.wins, 6, "higher entropy correlation wins");
     assert_eq!(ec.p_t, None, "constant differences have no t statistic");

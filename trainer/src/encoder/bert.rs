@@ -31,8 +31,9 @@ impl BertEncoder {
     /// Loads the checkpoint; with [`Train::Trainable`] also returns the `VarMap` holding its weights
     /// (loaded from model.safetensors) for an optimiser.
     pub fn load(dir: &Path, device: &Device, train: Train) -> Result<(Self, Option<VarMap>)> {
-        let config: Config = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
-            .context("config.json is not a BERT config")?;
+        let config: Config =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
+                .context("config.json is not a BERT config")?;
         let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
             .map_err(|e| anyhow!("{}: {e}", dir.join("tokenizer.json").display()))?;
         tokenizer.with_padding(Some(PaddingParams {
@@ -49,7 +50,9 @@ impl BertEncoder {
         let (model, varmap) = match train {
             Train::Frozen => {
                 // SAFETY: the file is not modified while mapped (it lives in the model cache).
-                let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, device)? };
+                let vb = unsafe {
+                    VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, device)?
+                };
                 (BertModel::load(vb, &config)?, None)
             }
             Train::Trainable => {
@@ -94,7 +97,8 @@ impl BertEncoder {
 }
 
 fn config_hidden_size(dir: &Path) -> Result<usize> {
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)?;
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)?;
     v["hidden_size"]
         .as_u64()
         .map(|h| h as usize)
@@ -126,12 +130,16 @@ impl Encoder for BertEncoder {
         let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
         let types = ids.zeros_like()?;
         let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
-        // Mean over real tokens only: padding must not dilute short texts.
+                                                                     // Mean over real tokens only: padding must not dilute short texts.
         let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&m)?.sum(1)?;
         let pooled = summed.broadcast_div(&m.sum(1)?)?;
         if self.normalize {
-            let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+            let norm = pooled
+                .sqr()?
+                .sum_keepdim(1)?
+                .sqrt()?
+                .clamp(1e-12, f32::MAX)?;
             Ok(pooled.broadcast_div(&norm)?)
         } else {
             Ok(pooled)

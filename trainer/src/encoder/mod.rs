@@ -27,8 +27,12 @@ pub trait Encoder {
 /// Loads the encoder in `dir` (config.json, model.safetensors, tokenizer.json).
 pub fn load(dir: &Path, device: &Device) -> Result<Box<dyn Encoder>> {
     let config_path = dir.join("config.json");
-    let text = std::fs::read_to_string(&config_path)
-        .with_context(|| format!("reading {} (is --model-dir a checkpoint directory?)", config_path.display()))?;
+    let text = std::fs::read_to_string(&config_path).with_context(|| {
+        format!(
+            "reading {} (is --model-dir a checkpoint directory?)",
+            config_path.display()
+        )
+    })?;
     let config: serde_json::Value = serde_json::from_str(&text)?;
     let model_type = config["model_type"].as_str().unwrap_or("bert");
     match model_type {

@@ -39,7 +39,13 @@ impl Arm {
     pub fn all() -> Vec<Arm> {
         let mut v = vec![Arm::Hard];
         v.extend(EPSILONS.iter().map(|&e| Arm::Smooth(e)));
-        v.extend([Arm::Soft, Arm::Dirichlet, Arm::Sls, Arm::Multipass, Arm::TempHard]);
+        v.extend([
+            Arm::Soft,
+            Arm::Dirichlet,
+            Arm::Sls,
+            Arm::Multipass,
+            Arm::TempHard,
+        ]);
         v
     }
 
@@ -156,7 +162,11 @@ mod tests {
         static_target(Arm::Soft, &votes, 3, &mut rng(), &mut t);
         assert_eq!(t, [0.25, 0.5, 0.25]);
         static_target(Arm::Dirichlet, &votes, 3, &mut rng(), &mut t);
-        let want = [(1.0 + 1.0 / 3.0) / 5.0, (2.0 + 1.0 / 3.0) / 5.0, (1.0 + 1.0 / 3.0) / 5.0];
+        let want = [
+            (1.0 + 1.0 / 3.0) / 5.0,
+            (2.0 + 1.0 / 3.0) / 5.0,
+            (1.0 + 1.0 / 3.0) / 5.0,
+        ];
         for (a, b) in t.iter().zip(want) {
             assert!((*a as f64 - b).abs() < 1e-6);
         }
@@ -175,7 +185,9 @@ mod tests {
     #[test]
     fn multipass_cycles_and_sls_draws_from_the_votes() {
         let votes = [2u16, 0, 1];
-        let mp: Vec<usize> = (0..6).map(|e| epoch_vote(Arm::Multipass, &votes, e, &mut rng())).collect();
+        let mp: Vec<usize> = (0..6)
+            .map(|e| epoch_vote(Arm::Multipass, &votes, e, &mut rng()))
+            .collect();
         assert_eq!(mp, vec![2, 0, 1, 2, 0, 1]);
         let mut r = rng();
         let mut seen = [0; 3];

@@ -55,7 +55,10 @@ pub fn softmax(logits: &[f32], k: usize, t: f64) -> Vec<f64> {
     let mut out = Vec::with_capacity(logits.len());
     for row in logits.chunks_exact(k) {
         let mx = row.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)) as f64;
-        let e: Vec<f64> = row.iter().map(|&z| libm::exp((z as f64 - mx) / t)).collect();
+        let e: Vec<f64> = row
+            .iter()
+            .map(|&z| libm::exp((z as f64 - mx) / t))
+            .collect();
         let s: f64 = e.iter().sum();
         out.extend(e.iter().map(|x| x / s));
     }
@@ -112,7 +115,9 @@ mod tests {
     #[test]
     fn temperature_recovers_a_known_scale() {
         // Targets are softmax(z / 2.5); the fit must find T ≈ 2.5.
-        let logits: Vec<f32> = (0..60).map(|i| ((i * 37 % 17) as f32 - 8.0) / 2.0).collect();
+        let logits: Vec<f32> = (0..60)
+            .map(|i| ((i * 37 % 17) as f32 - 8.0) / 2.0)
+            .collect();
         let t: Vec<f32> = softmax(&logits, 3, 2.5).iter().map(|&x| x as f32).collect();
         let fit = fit_temperature(&logits, &t, 3);
         assert!((fit - 2.5).abs() < 0.01, "{fit}");

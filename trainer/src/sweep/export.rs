@@ -75,7 +75,12 @@ fn round5(x: f32) -> f64 {
 
 /// Writes `<out>/<dataset>[/heldout]/{manifest.json, predictions.bin, training.json}` and refreshes
 /// `<out>/index.json`. Returns the dataset's export folder.
-pub fn write(out: &Path, prep: &Prepared, cfg: &SweepConfig, groups: &[GroupResult]) -> Result<PathBuf> {
+pub fn write(
+    out: &Path,
+    prep: &Prepared,
+    cfg: &SweepConfig,
+    groups: &[GroupResult],
+) -> Result<PathBuf> {
     let dir = if cfg.heldout {
         out.join(&prep.name).join("heldout")
     } else {
@@ -89,7 +94,11 @@ pub fn write(out: &Path, prep: &Prepared, cfg: &SweepConfig, groups: &[GroupResu
         if !splits.iter().any(|s| s.seed == g.split) {
             splits.push(SplitInfo {
                 seed: g.split,
-                test_items: g.test_items.iter().map(|&i| prep.item_ids[i].as_str()).collect(),
+                test_items: g
+                    .test_items
+                    .iter()
+                    .map(|&i| prep.item_ids[i].as_str())
+                    .collect(),
             });
         }
         for r in &g.runs {
@@ -164,12 +173,16 @@ fn write_index(out: &Path) -> Result<()> {
         .collect();
     names.sort();
     for name in names {
-        for (variant, rel) in [("all", name.clone()), ("heldout", format!("{name}/heldout"))] {
+        for (variant, rel) in [
+            ("all", name.clone()),
+            ("heldout", format!("{name}/heldout")),
+        ] {
             if out.join(&rel).join("manifest.json").exists() {
                 entries.push(serde_json::json!({"dataset": name, "reference": variant, "path": format!("{rel}/manifest.json")}));
             }
         }
     }
-    let body = serde_json::to_vec_pretty(&serde_json::json!({ "schema": SCHEMA, "exports": entries }))?;
+    let body =
+        serde_json::to_vec_pretty(&serde_json::json!({ "schema": SCHEMA, "exports": entries }))?;
     atomic_write(&out.join("index.json"), &body)
 }

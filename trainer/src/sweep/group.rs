@@ -49,7 +49,12 @@ impl TrainTargets for Targets {
         out.copy_from_slice(&self.statics);
         let (n_tr, k) = (self.orders.len(), self.k);
         for &(h, arm, n) in &self.dynamic {
-            let mut rng = sample::stream(self.split, arms::PURPOSE_SLS, (self.seed << 16) | n as u64, epoch as u64);
+            let mut rng = sample::stream(
+                self.split,
+                arms::PURPOSE_SLS,
+                (self.seed << 16) | n as u64,
+                epoch as u64,
+            );
             let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
             for (i, order) in self.orders.iter().enumerate() {
                 let c = arms::epoch_vote(arm, &order[..n as usize], epoch, &mut rng);
@@ -73,9 +78,20 @@ fn static_targets(
     let mut out = vec![0f32; heads.len() * rows.len() * k];
     for (h, &(arm, n)) in heads.iter().enumerate() {
         for (j, &item) in rows.iter().enumerate() {
-            let mut tie = sample::stream(split, arms::PURPOSE_TIE, item as u64, (seed << 16) | n as u64);
+            let mut tie = sample::stream(
+                split,
+                arms::PURPOSE_TIE,
+                item as u64,
+                (seed << 16) | n as u64,
+            );
             let at = (h * rows.len() + j) * k;
-            arms::static_target(arm, &orders[item][..n as usize], k, &mut tie, &mut out[at..at + k]);
+            arms::static_target(
+                arm,
+                &orders[item][..n as usize],
+                k,
+                &mut tie,
+                &mut out[at..at + k],
+            );
         }
     }
     out
@@ -121,7 +137,16 @@ pub fn train_group(
     };
     let inputs = Inputs::new(&prep.features, prep.width, &parts, k, &Device::Cpu)?;
     let hc: &HeadConfig = &cfg.head;
-    let outs = heads::train(hc, &inputs, m, &mut targets, &val_targets, split, seed, on_epoch)?;
+    let outs = heads::train(
+        hc,
+        &inputs,
+        m,
+        &mut targets,
+        &val_targets,
+        split,
+        seed,
+        on_epoch,
+    )?;
 
     let test = &parts[2];
     let human: Vec<f64> = test
@@ -133,13 +158,19 @@ pub fn train_group(
     for &arm in arm_list {
         for &n in &cfg.ns {
             let (h, temperature) = if arm == Arm::TempHard {
-                let h = heads.iter().position(|&x| x == (Arm::Hard, n)).expect("hard is trained");
+                let h = heads
+                    .iter()
+                    .position(|&x| x == (Arm::Hard, n))
+                    .expect("hard is trained");
                 // Fit T against the validation items' p_N: the same N votes, never the full distribution.
                 let pn = static_targets(&[(Arm::Soft, n)], &parts[1], &orders, k, split, seed);
                 debug_assert_eq!(pn.len(), n_val * k);
                 (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
             } else {
-                (heads.iter().position(|&x| x == (arm, n)).expect("trained"), None)
+                (
+                    heads.iter().position(|&x| x == (arm, n)).expect("trained"),
+                    None,
+                )
             };
             let o = &outs[h];
             let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));
@@ -151,7 +182,10 @@ pub fn train_group(
                 metrics: eval::metrics(&probs, &human, k),
                 train_loss: o.train_loss.clone(),
                 val_loss: o.val_loss.clone(),
-                probs: probs.iter().map(|&p| (p * 65535.0).round() as u16).collect(),
+                probs: probs
+                    .iter()
+                    .map(|&p| (p * 65535.0).round() as u16)
+                    .collect(),
             });
         }
     }

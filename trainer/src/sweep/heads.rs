@@ -12,8 +12,8 @@
 //! (against its own validation targets from the same N votes); stop when no head improved for
 //! `patience` epochs. No dropout: it would need candle's unseeded RNG and break bit-identical reruns.
 
-use anyhow::Result;
 use annosat_core::sample;
+use anyhow::Result;
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use rand::RngCore;
@@ -41,7 +41,13 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    pub fn new(features: &[f32], width: usize, split: &[Vec<usize>; 3], k: usize, dev: &Device) -> Result<Self> {
+    pub fn new(
+        features: &[f32],
+        width: usize,
+        split: &[Vec<usize>; 3],
+        k: usize,
+        dev: &Device,
+    ) -> Result<Self> {
         let take = |rows: &[usize]| -> Result<Tensor> {
             let mut v = Vec::with_capacity(rows.len() * width);
             for &r in rows {
@@ -84,7 +90,15 @@ struct Params {
 
 impl Params {
     /// One seeded initialisation (PyTorch's Linear default: U(±1/√fan_in)), copied to all `m` heads.
-    fn init(d: usize, h: usize, k: usize, m: usize, seed: u64, model_seed: u64, dev: &Device) -> Result<Self> {
+    fn init(
+        d: usize,
+        h: usize,
+        k: usize,
+        m: usize,
+        seed: u64,
+        model_seed: u64,
+        dev: &Device,
+    ) -> Result<Self> {
         let mut rng = sample::stream(seed, PURPOSE_INIT, model_seed, 0);
         let mut uni = |bound: f32, n: usize| -> Vec<f32> {
             (0..n)
@@ -116,9 +130,17 @@ impl Params {
     /// `(m, rows, k)` logits.
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
         let b = x.dim(0)?;
-        let hid = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
-        let hid = hid.reshape((b, self.m, self.h))?.transpose(0, 1)?.contiguous()?;
-        Ok(hid.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+        let hid = x
+            .matmul(self.w1.as_tensor())?
+            .broadcast_add(self.b1.as_tensor())?
+            .relu()?;
+        let hid = hid
+            .reshape((b, self.m, self.h))?
+            .transpose(0, 1)?
+            .contiguous()?;
+        Ok(hid
+            .matmul(self.w2.as_tensor())?
+            .broadcast_add(self.b2.as_tensor())?)
     }
 }
 
@@ -195,7 +217,11 @@ pub fn train(
         let val_logits = p.forward(&inputs.x_val)?;
         let val_loss = per_head_ce(&val_logits, &val_t)?.to_vec1::<f32>()?;
         let val_flat = val_logits.flatten_all()?.to_vec1::<f32>()?;
-        let test_flat = p.forward(&inputs.x_test)?.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()?;
+        let test_flat = p
+            .forward(&inputs.x_test)?
+            .to_dtype(DType::F32)?
+            .flatten_all()?
+            .to_vec1::<f32>()?;
         let mut improved = false;
         for (j, o) in outs.iter_mut().enumerate() {
             o.train_loss.push(train_sum[j] / n_tr as f32);
@@ -204,8 +230,10 @@ pub fn train(
                 best[j] = val_loss[j];
                 improved = true;
                 o.best_epoch = epoch;
-                o.val_logits.copy_from_slice(&val_flat[j * n_val * k..(j + 1) * n_val * k]);
-                o.test_logits.copy_from_slice(&test_flat[j * n_test * k..(j + 1) * n_test * k]);
+                o.val_logits
+                    .copy_from_slice(&val_flat[j * n_val * k..(j + 1) * n_val * k]);
+                o.test_logits
+                    .copy_from_slice(&test_flat[j * n_test * k..(j + 1) * n_test * k]);
             }
         }
         on_epoch(epoch);
@@ -232,14 +260,24 @@ mod tests {
         // Two features; class 0 when x0 > 0. Head 0 learns it hard, head 1 learns a 0.5/0.5 target.
         let dev = Device::Cpu;
         let n = 64;
-        let feats: Vec<f32> = (0..n).flat_map(|i| [(i as f32 - 31.5) / 16.0, 1.0]).collect();
+        let feats: Vec<f32> = (0..n)
+            .flat_map(|i| [(i as f32 - 31.5) / 16.0, 1.0])
+            .collect();
         let rows: Vec<usize> = (0..n).collect();
         let inputs = Inputs::new(&feats, 2, &[rows.clone(), rows.clone(), rows], 2, &dev).unwrap();
         let mut t = Vec::new();
         for head in 0..2 {
             for i in 0..n {
                 let x = (i as f32 - 31.5) / 16.0;
-                let y = if head == 0 { if x > 0.0 { [1.0, 0.0] } else { [0.0, 1.0] } } else { [0.5, 0.5] };
+                let y = if head == 0 {
+                    if x > 0.0 {
+                        [1.0, 0.0]
+                    } else {
+                        [0.0, 1.0]
+                    }
+                } else {
+                    [0.5, 0.5]
+                };
                 t.extend_from_slice(&y);
             }
         }
@@ -248,7 +286,14 @@ mod tests {
 
     #[test]
     fn heads_learn_their_own_targets_and_reruns_are_bit_identical() {
-        let cfg = HeadConfig { hidden: 8, lr: 0.05, weight_decay: 0.0, batch: 16, epochs: 60, patience: 60 };
+        let cfg = HeadConfig {
+            hidden: 8,
+            lr: 0.05,
+            weight_decay: 0.0,
+            batch: 16,
+            epochs: 60,
+            patience: 60,
+        };
         let (inputs, t, v) = toy();
         let run = || train(&cfg, &inputs, 2, &mut Fixed(t.clone()), &v, 1, 0, |_| {}).unwrap();
         let a = run();
@@ -264,11 +309,28 @@ mod tests {
 
     #[test]
     fn a_head_alone_matches_the_same_head_in_a_batch() {
-        let cfg = HeadConfig { hidden: 4, lr: 0.01, weight_decay: 0.01, batch: 16, epochs: 5, patience: 5 };
+        let cfg = HeadConfig {
+            hidden: 4,
+            lr: 0.01,
+            weight_decay: 0.01,
+            batch: 16,
+            epochs: 5,
+            patience: 5,
+        };
         let (inputs, t, v) = toy();
         let both = train(&cfg, &inputs, 2, &mut Fixed(t.clone()), &v, 3, 1, |_| {}).unwrap();
         let half = t.len() / 2;
-        let one = train(&cfg, &inputs, 1, &mut Fixed(t[half..].to_vec()), &v[half..], 3, 1, |_| {}).unwrap();
+        let one = train(
+            &cfg,
+            &inputs,
+            1,
+            &mut Fixed(t[half..].to_vec()),
+            &v[half..],
+            3,
+            1,
+            |_| {},
+        )
+        .unwrap();
         for (a, b) in both[1].test_logits.iter().zip(&one[0].test_logits) {
             assert!((a - b).abs() < 1e-4, "{a} vs {b}");
         }

@@ -103,9 +103,9 @@ impl SweepConfig {
     /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).
     pub fn hash(&self) -> String {
         let json = serde_json::to_string(self).expect("serialisable");
-        let h = json
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let h = json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
         format!("{h:016x}")
     }
 }
@@ -154,10 +154,21 @@ pub fn run(a: Args) -> Result<()> {
     for data in &a.data {
         let started = std::time::Instant::now();
         let prep = prepare(&a, data)?;
-        let max_n = (0..prep.pool.num_items()).map(|i| prep.pool.total(i)).min().unwrap_or(0);
-        let ns: Vec<u32> = a.ns.iter().copied().filter(|&n| n >= 1 && n <= max_n).collect();
+        let max_n = (0..prep.pool.num_items())
+            .map(|i| prep.pool.total(i))
+            .min()
+            .unwrap_or(0);
+        let ns: Vec<u32> =
+            a.ns.iter()
+                .copied()
+                .filter(|&n| n >= 1 && n <= max_n)
+                .collect();
         if ns.is_empty() {
-            bail!("{}: no N in {:?} fits the smallest vote count {max_n}", prep.name, a.ns);
+            bail!(
+                "{}: no N in {:?} fits the smallest vote count {max_n}",
+                prep.name,
+                a.ns
+            );
         }
         let cfg = SweepConfig {
             dataset: prep.name.clone(),
@@ -173,13 +184,19 @@ pub fn run(a: Args) -> Result<()> {
             limit: a.limit,
         };
         let dir = work.join(&prep.name).join(cfg.hash());
-        atomic_write(&dir.join("config.json"), serde_json::to_string_pretty(&cfg)?.as_bytes())?;
+        atomic_write(
+            &dir.join("config.json"),
+            serde_json::to_string_pretty(&cfg)?.as_bytes(),
+        )?;
         let groups: Vec<(u64, u64)> = cfg
             .splits
             .iter()
             .flat_map(|&s| (0..cfg.seeds).map(move |r| (s, r)))
             .collect();
-        let todo: Vec<_> = groups.iter().filter(|g| !group_file(&dir, **g).exists()).collect();
+        let todo: Vec<_> = groups
+            .iter()
+            .filter(|g| !group_file(&dir, **g).exists())
+            .collect();
         tracing::info!(
             "{}: {} groups ({} done), {} heads each; work dir {}",
             prep.name,
@@ -193,15 +210,23 @@ pub fn run(a: Args) -> Result<()> {
             let t0 = std::time::Instant::now();
             let result = group::train_group(&prep, &cfg, &arms, split, seed, |_| pb.inc(1))?;
             pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
-            atomic_write(&group_file(&dir, (split, seed)), &serde_json::to_vec(&result)?)?;
-            tracing::info!("{} split {split} seed {seed}: {:.1} s", prep.name, t0.elapsed().as_secs_f64());
+            atomic_write(
+                &group_file(&dir, (split, seed)),
+                &serde_json::to_vec(&result)?,
+            )?;
+            tracing::info!(
+                "{} split {split} seed {seed}: {:.1} s",
+                prep.name,
+                t0.elapsed().as_secs_f64()
+            );
         }
         pb.finish_and_clear();
         let results: Vec<group::GroupResult> = groups
             .iter()
             .map(|g| {
                 let f = group_file(&dir, *g);
-                let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
+                let bytes =
+                    std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
                 serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", f.display()))
             })
             .collect::<Result<_>>()?;
@@ -237,18 +262,28 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
         table = table.reordered(&order);
     }
     if table.item_ids() != emb.item_ids.as_slice() {
-        bail!("{}: cached embeddings do not match votes.csv's items; delete the cache file", data.display());
+        bail!(
+            "{}: cached embeddings do not match votes.csv's items; delete the cache file",
+            data.display()
+        );
     }
     let k = table.num_classes();
     let (pool, reference) = if a.heldout {
         let split = sample::split_heldout(&table, HELDOUT_FRACTION, 0);
         if !split.excluded.is_empty() {
-            bail!("--heldout: {} items have fewer than 2 votes; drop them first", split.excluded.len());
+            bail!(
+                "--heldout: {} items have fewer than 2 votes; drop them first",
+                split.excluded.len()
+            );
         }
-        let r: Vec<f64> = (0..split.b.num_items()).flat_map(|i| split.b.distribution(i)).collect();
+        let r: Vec<f64> = (0..split.b.num_items())
+            .flat_map(|i| split.b.distribution(i))
+            .collect();
         (split.a, r)
     } else {
-        let r: Vec<f64> = (0..table.num_items()).flat_map(|i| table.distribution(i)).collect();
+        let r: Vec<f64> = (0..table.num_items())
+            .flat_map(|i| table.distribution(i))
+            .collect();
         (table.clone(), r)
     };
     debug_assert_eq!(reference.len(), table.num_items() * k);
@@ -256,7 +291,11 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
     let mut layout = emb.layout.name().to_string();
     if a.pca > 0 && a.pca < width {
         let (w, kept) = pca::project(&features, table.num_items(), width, a.pca, false);
-        layout = format!("{layout}, projected on the top {} principal components ({:.1}% of variance)", a.pca, kept * 100.0);
+        layout = format!(
+            "{layout}, projected on the top {} principal components ({:.1}% of variance)",
+            a.pca,
+            kept * 100.0
+        );
         tracing::info!("{}: {layout}", data.display());
         (features, width) = (w, a.pca);
     }

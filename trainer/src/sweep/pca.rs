@@ -25,7 +25,10 @@ pub fn project(x: &[f32], n: usize, d: usize, k: usize, whiten: bool) -> (Vec<f3
     let mut order: Vec<usize> = (0..d).collect();
     order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
     let total: f64 = eig.eigenvalues.iter().map(|v| v.max(0.0)).sum();
-    let kept: f64 = order[..k].iter().map(|&c| eig.eigenvalues[c].max(0.0)).sum();
+    let kept: f64 = order[..k]
+        .iter()
+        .map(|&c| eig.eigenvalues[c].max(0.0))
+        .sum();
     let mut out = vec![0f32; n * k];
     for (jj, &c) in order[..k].iter().enumerate() {
         let vec = eig.eigenvectors.column(c);
@@ -37,7 +40,11 @@ pub fn project(x: &[f32], n: usize, d: usize, k: usize, whiten: bool) -> (Vec<f3
                 sign = v.signum();
             }
         }
-        let scale = if whiten { sign / eig.eigenvalues[c].max(1e-12).sqrt() } else { sign };
+        let scale = if whiten {
+            sign / eig.eigenvalues[c].max(1e-12).sqrt()
+        } else {
+            sign
+        };
         let proj = &centred * vec;
         for i in 0..n {
             out[i * k + jj] = (proj[i] * scale) as f32;
