@@ -73,7 +73,7 @@ test('held-out toggle evaluates against disjoint annotators, as --heldout 0.2', 
 });
 
 test('the URL carries the view and a link restores it', async () => {
-  const q = '?dataset=snow2008_temp&n=4&x=80&heldout=1&seed=7&metric=jsd&logx=1';
+  const q = '?dataset=snow2008_temp&n=4&x=80&heldout=1&seed=7&metric=jsd&logx=1&room=target';
   const page = await openApp(ctx, server.url, q);
   assert.equal(await page.locator('#dataset').inputValue(), 'snow2008_temp');
   assert.equal(await page.locator('#n-value').textContent(), '4');
