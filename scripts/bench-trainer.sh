@@ -16,7 +16,7 @@
 #                      one is reachable.
 #
 # About the PyTorch install: the project's machines reach PyPI only, and PyPI's Linux x86_64 torch
-# wheel is the CUDA build: `pip install torch==2.15.0` fetches a 540 MB wheel plus ~25 nvidia/CUDA
+# wheel is the CUDA build: `pip install torch==2.15.0` fetches a 540 MB wheel plus about 20 nvidia/CUDA
 # packages, about 5.4 GB installed (about 2 minutes here). `--no-deps` does not avoid them: importing
 # torch then fails while preloading libcublasLt. Both sides run on CPU threads only: torch gets
 # `--threads $(nproc)`, candle's thread pools use every core by default.
