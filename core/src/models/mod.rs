@@ -45,6 +45,12 @@ pub struct Run {
     pub offset: usize,
 }
 
+/// The model-side metrics of one run (test items against the reference). KL is KL(human ‖ model)
+/// in nats (model clipped at 1e-15, as ChaosNLI's evaluation); JSD is the Jensen–Shannon distance;
+/// entropy_corr is Pearson's r between the model's and the humans' per-item entropies (`None` when a
+/// side has constant entropy); Brier uses soft (human) targets, rel/res/unc/residual are its Murphy
+/// decomposition; ECE is against the human majority, Dist-ECE against the human share. Written by
+/// the trainer, read by the app and `annosat repro`: field order is the export's byte order.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
 pub struct RunMetrics {
     pub kl: f64,

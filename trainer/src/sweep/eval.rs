@@ -3,31 +3,13 @@
 //! for the app, the CLI and the trainer).
 
 use annosat_core::metrics::{self, calibration};
-use serde::{Deserialize, Serialize};
 
 /// Bins for Murphy's decomposition and for (Dist-)ECE (15 is the literature's ECE default).
 pub const MURPHY_BINS: usize = 10;
 pub const ECE_BINS: usize = 15;
 
-/// The model-side metrics of one run. KL is KL(human ‖ model) in nats (model clipped at 1e-15, as
-/// ChaosNLI's evaluation); JSD is the Jensen–Shannon distance; entropy_corr is Pearson's r between
-/// the model's and the humans' per-item entropies; Brier uses soft (human) targets; rel/res/unc/residual
-/// are its Murphy decomposition; ECE is against the human majority, Dist-ECE against the human share.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
-pub struct Metrics {
-    pub kl: f64,
-    pub jsd: f64,
-    /// `None` when a side has constant entropy (Pearson undefined).
-    pub entropy_corr: Option<f64>,
-    pub brier: f64,
-    pub rel: f64,
-    pub res: f64,
-    pub unc: f64,
-    pub residual: f64,
-    pub ece: f64,
-    pub dist_ece: f64,
-    pub accuracy: f64,
-}
+/// The model-side metrics of one run: the exports' type, defined once in the core that reads them.
+pub use annosat_core::models::RunMetrics as Metrics;
 
 pub fn metrics(pred: &[f64], human: &[f64], k: usize) -> Metrics {
     let n = pred.len() / k;
