@@ -62,9 +62,10 @@ pub fn expand(counts: &[u32], out: &mut Vec<u16>) {
     }
 }
 
-/// Moves a uniformly random `n`-subset of `votes` to its front (partial Fisher–Yates).
+/// Moves a uniformly random `n`-subset of `votes` to its front (partial Fisher–Yates); with
+/// `n = len` a full shuffle (the trainer shuffles items and minibatch orders with it too).
 /// Panics if `n > votes.len()`.
-pub fn partial_shuffle(votes: &mut [u16], n: usize, rng: &mut ChaCha8Rng) {
+pub fn partial_shuffle<T>(votes: &mut [T], n: usize, rng: &mut ChaCha8Rng) {
     let m = votes.len();
     assert!(n <= m, "cannot draw {n} of {m} votes");
     for i in 0..n {

@@ -117,7 +117,10 @@ pub fn embed(a: &Args) -> Result<PathBuf> {
         let file = chunk_dir.join(format!("{c:05}.f32"));
         let want = chunk.len() * dim * 4;
         let bytes = match std::fs::read(&file) {
-            Ok(b) if b.len() == want => b,
+            Ok(b) if b.len() == want => {
+                pb.inc(chunk.len() as u64);
+                b
+            }
             _ => {
                 let mut v = Vec::with_capacity(chunk.len() * dim);
                 for batch in chunk.chunks(a.batch.max(1)) {
@@ -130,9 +133,6 @@ pub fn embed(a: &Args) -> Result<PathBuf> {
                 b
             }
         };
-        if fresh == 0 {
-            pb.inc(chunk.len() as u64);
-        }
         let start = c * CHUNK * dim;
         for (j, w) in bytes.chunks_exact(4).enumerate() {
             all[start + j] = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);

@@ -18,7 +18,6 @@ use annosat_core::sample;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use rand::RngCore;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -84,11 +83,7 @@ struct Head {
 impl Head {
     fn new(d: usize, h: usize, k: usize, seed: u64, dev: &Device) -> Result<Head> {
         let mut rng = sample::stream(seed, crate::sweep::heads::PURPOSE_INIT, 0xF1, 0);
-        let mut uni = |bound: f32, n: usize| -> Vec<f32> {
-            (0..n)
-                .map(|_| ((rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * bound)
-                .collect()
-        };
+        let mut uni = |bound: f32, n: usize| crate::sweep::heads::uniform(&mut rng, bound, n);
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
         let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
             Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
@@ -189,17 +184,12 @@ pub fn run(a: Args) -> Result<()> {
         let started = std::time::Instant::now();
         let mut seen = 0usize;
         for epoch in 0..a.epochs {
-            let mut order = parts[0].clone();
-            let mut rng = sample::stream(
-                a.split,
-                crate::sweep::heads::PURPOSE_ORDER,
-                a.seed,
-                epoch as u64,
-            );
-            for i in 0..order.len() {
-                let j = i + sample::below(&mut rng, (order.len() - i) as u32) as usize;
-                order.swap(i, j);
-            }
+            // The sweep's minibatch order, mapped onto the training items.
+            let order: Vec<usize> =
+                crate::sweep::heads::epoch_order(parts[0].len(), a.split, a.seed, epoch)
+                    .into_iter()
+                    .map(|k| parts[0][k as usize])
+                    .collect();
             let mut sls = sample::stream(
                 a.split,
                 arms::PURPOSE_SLS,

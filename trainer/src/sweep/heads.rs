@@ -101,11 +101,7 @@ impl Params {
         dev: &Device,
     ) -> Result<Self> {
         let mut rng = sample::stream(seed, PURPOSE_INIT, model_seed, 0);
-        let mut uni = |bound: f32, n: usize| -> Vec<f32> {
-            (0..n)
-                .map(|_| ((rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * bound)
-                .collect()
-        };
+        let mut uni = |bound: f32, n: usize| uniform(&mut rng, bound, n);
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
         let w1 = uni(s1, d * h); // (d, h)
         let b1 = uni(s1, h);
@@ -223,14 +219,18 @@ fn per_head_ce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
 }
 
 /// A seeded permutation of `0..n` for one epoch (the same for every head of the group).
-fn epoch_order(n: usize, seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
+pub fn epoch_order(n: usize, seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..n as u32).collect();
     let mut rng = sample::stream(seed, PURPOSE_ORDER, model_seed, epoch as u64);
-    for i in 0..n {
-        let j = i + sample::below(&mut rng, (n - i) as u32) as usize;
-        idx.swap(i, j);
-    }
+    sample::partial_shuffle(&mut idx, n, &mut rng);
     idx
+}
+
+/// `n` draws from U(−bound, bound) with 24-bit resolution: PyTorch's Linear initialisation, seeded.
+pub fn uniform(rng: &mut rand_chacha::ChaCha8Rng, bound: f32, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|_| ((rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * bound)
+        .collect()
 }
 
 /// Trains `m` heads; `val_targets` is `(m, n_val, K)`. Returns one [`HeadOut`] per head.

@@ -315,11 +315,7 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
 /// Item-level split for a split seed: a seeded permutation cut 80/10/10 into train/val/test.
 pub fn item_split(n: usize, seed: u64) -> [Vec<usize>; 3] {
     let mut idx: Vec<usize> = (0..n).collect();
-    let mut rng = sample::stream(seed, PURPOSE_ITEMS, 0, 0);
-    for i in 0..n {
-        let j = i + sample::below(&mut rng, (n - i) as u32) as usize;
-        idx.swap(i, j);
-    }
+    sample::partial_shuffle(&mut idx, n, &mut sample::stream(seed, PURPOSE_ITEMS, 0, 0));
     let n_train = n * 8 / 10;
     let n_val = (n - n_train) / 2;
     let test = idx.split_off(n_train + n_val);
