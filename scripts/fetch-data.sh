@@ -2,7 +2,8 @@
 # fetch-data.sh - make the datasets available to tests and to the app, without committing them.
 #
 #   scripts/fetch-data.sh            ensure a data directory exists; print its path
-#   scripts/fetch-data.sh --app      also bundle every dataset into public/data/ for the app (Trunk hook)
+#   scripts/fetch-data.sh --app      also bundle every dataset into public/data/ for the app
+#                                    (serve.sh, build-site.sh and test.sh call it before trunk)
 #
 # Where data comes from, in order:
 #   1. $ANNOSAT_DATA, if set;
@@ -36,6 +37,8 @@ data=$(find_data)
 if [ "${1:-}" = "--app" ]; then
   # The app fetches compact per-dataset files and an index from data/; public/data/ is git-ignored.
   # `annosat bundle` builds them with the same core the app runs (statistics computed, not typed).
-  cargo run -q --profile native --locked -p annosat-trainer -- bundle --data "$data" --out "$root/public/data" >&2
+  # The CLI without its `models` feature: no candle, so this compiles in about a minute.
+  cargo run -q --profile native --locked -p annosat-trainer --no-default-features -- \
+    bundle --data "$data" --out "$root/public/data" >&2
 fi
 echo "$data"

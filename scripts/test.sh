@@ -1,31 +1,56 @@
 #!/usr/bin/env bash
-# test.sh - run every annosat test on this machine, installing whatever is missing first.
-#   1. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
-#      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit);
-#      the download converters (scripts/download) reproduce every shared dataset from its originals
-#   0. the trainer compiles with --features cuda (scripts/cuda-toolchain.sh)
-#   2. the core builds for wasm32 with no web dependency
-#   3. trunk build --release of the app
-#   4. browser tests in real headless Chromium (tests/browser, node --test + playwright-core)
+# test.sh - run every annosat test on this machine, installing whatever is missing first, and print
+# how long each step took (also when a step fails).
+#   1. setup (scripts/setup.sh: wasm toolchain, Chromium, numpy/scipy, playwright-core)
+#   2. data and model (scripts/fetch-data.sh --app bundles the datasets with the candle-free CLI)
+#   3. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
+#      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit)
+#   4. the download converters (scripts/download) reproduce every shared dataset from its originals
+#   5. the core builds for wasm32 with no web dependency
+#   6. the relocatable site (scripts/build-site.sh's trunk build, relative URLs)
+#   7. browser tests in real headless Chromium (tests/browser): the app, the site under a sub-path,
+#      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
+#   8. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-step() { printf '\n==== %s\n' "$*"; }
+
+names=() secs=() current="" started=0 t_all=$(date +%s)
+finish_step() {
+  [ -n "$current" ] || return 0
+  names+=("$current"); secs+=($(($(date +%s) - started))); current=""
+}
+step() {
+  finish_step
+  current=$1; started=$(date +%s)
+  printf '\n==== %s\n' "$1"
+}
+summary() {
+  local rc=$? i
+  [ -n "$current" ] && { [ $rc = 0 ] || current="$current (FAILED)"; finish_step; }
+  printf '\n==== step durations\n'
+  for i in "${!names[@]}"; do printf '%6d s  %s\n' "${secs[$i]}" "${names[$i]}"; done
+  printf '%6d s  total\n' $(($(date +%s) - t_all))
+  [ $rc = 0 ] && echo "all tests passed"
+}
+trap summary EXIT
 
 step "setup (installs only what is missing)"
 bash scripts/setup.sh
 . scripts/env.sh
+
+step "data and model (bundles the datasets for the app with the candle-free CLI)"
 ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
 export ANNOSAT_DATA
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 export ANNOSAT_MODEL
 
-step "the trainer compiles with --features cuda (CUDA 13 toolchain from PyPI; no GPU needed to build)"
-# First, so the plain build below relinks the CPU binary the tests and the app's build hook run.
-eval "$(bash scripts/cuda-toolchain.sh --env)"
-cargo build --locked --profile native -p annosat-trainer --features cuda
-
 step "cargo test (core + trainer)"
+# The trainer's bit-identity promise rests on gemm's AVX-512 kernels staying out (feature x86-v4):
+# with them, float sums would depend on the CPU. Fail loudly if a dependency ever turns them on.
+if cargo tree --locked -p annosat-trainer -e features -i gemm-common 2>/dev/null | grep -q 'x86-v4'; then
+  echo "gemm's x86-v4 (AVX-512) kernels are enabled: results would differ between CPUs" >&2; exit 1
+fi
 cargo test --locked --profile native -p annosat-core -p annosat-trainer
 
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
@@ -37,11 +62,17 @@ if cargo tree --locked -p annosat-core --target wasm32-unknown-unknown -e normal
   echo "annosat-core must not depend on web or candle crates" >&2; exit 1
 fi
 
-step "trunk build --release"
-trunk build --release
+step "trunk build --release --public-url ./ (the relocatable site, as scripts/build-site.sh writes it)"
+trunk build --release --public-url ./
 
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec)
-echo "all tests passed"
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs site.test.mjs)
+
+step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
+(cd tests/browser && node --test --test-reporter=spec serve.test.mjs)
+
+step "the trainer type-checks with --features cuda (CUDA 13 nvcc from PyPI builds candle's kernels)"
+eval "$(bash scripts/cuda-toolchain.sh --env)"
+cargo check --locked --profile native -p annosat-trainer --features cuda

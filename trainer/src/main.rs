@@ -3,16 +3,22 @@
 //! `curves` computes target-side saturation curves for any vote file (the same core code the app
 //! runs in the browser); `distance` prints per-item metrics between two vote files (used to
 //! cross-check the core against an independent numpy implementation); `bundle` prepares the
-//! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets.
+//! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets
+//! (feature `models`, on by default: the only part that needs candle).
 
 mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
+#[cfg(feature = "models")]
 mod embed_cmd;
+#[cfg(feature = "models")]
 mod encoder;
+#[cfg(feature = "models")]
 mod finetune_cmd;
 mod repro_cmd;
+#[cfg(feature = "models")]
 mod sweep;
+#[cfg(feature = "models")]
 mod texts;
 mod util;
 
@@ -21,6 +27,7 @@ use clap::{Parser, Subcommand};
 /// The head sweep allocates and frees tens of megabytes per optimiser step (candle makes new tensors);
 /// glibc returns such blocks to the OS each time and page-faults them back, which cost more than the
 /// arithmetic. mimalloc keeps them.
+#[cfg(feature = "models")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
@@ -45,10 +52,13 @@ enum Command {
     /// Turn dataset folders into the compact files and index.json the web app fetches.
     Bundle(bundle_cmd::Args),
     /// Mean-pooled sentence embeddings of each item's texts, cached as safetensors (resumable).
+    #[cfg(feature = "models")]
     Embed(embed_cmd::Args),
     /// Train MLP heads on cached features for every arm × N × seed × split; export for the app.
+    #[cfg(feature = "models")]
     Sweep(sweep::Args),
     /// Fine-tune the whole encoder plus a head on N-vote targets (CPU, or CUDA with --features cuda).
+    #[cfg(feature = "models")]
     Finetune(finetune_cmd::Args),
     /// The reproduction table: published numbers beside ours, from the sweep exports.
     Repro(repro_cmd::Args),
@@ -67,9 +77,12 @@ fn main() -> ExitCode {
         Command::Curves(a) => curves_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
+        #[cfg(feature = "models")]
         Command::Embed(a) => embed_cmd::run(a),
+        #[cfg(feature = "models")]
         Command::Sweep(a) => sweep::run(a),
         Command::Repro(a) => repro_cmd::run(a),
+        #[cfg(feature = "models")]
         Command::Finetune(a) => finetune_cmd::run(a),
     };
     match result {

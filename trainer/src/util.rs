@@ -1,8 +1,11 @@
 //! Small shared helpers: atomic writes, default locations, progress bars.
 
 use anyhow::{Context, Result};
+#[cfg(feature = "models")]
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "models")]
+use std::path::PathBuf;
 
 /// Writes `bytes` to `path` via a temporary file in the same directory and a rename, so a killed
 /// run never leaves a half-written file that a resumed run would trust.
@@ -20,6 +23,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "models")]
 /// `~/.cache/annosat` (or `$ANNOSAT_CACHE`): features, sweep runs and models live here.
 pub fn cache_root() -> PathBuf {
     if let Ok(c) = std::env::var("ANNOSAT_CACHE") {
@@ -29,6 +33,7 @@ pub fn cache_root() -> PathBuf {
     PathBuf::from(home).join(".cache/annosat")
 }
 
+#[cfg(feature = "models")]
 /// `$ANNOSAT_MODEL`, else where scripts/fetch-model.sh puts all-MiniLM-L6-v2.
 pub fn default_model_dir() -> PathBuf {
     std::env::var("ANNOSAT_MODEL")
@@ -36,6 +41,7 @@ pub fn default_model_dir() -> PathBuf {
         .unwrap_or_else(|_| cache_root().join("models/all-MiniLM-L6-v2"))
 }
 
+#[cfg(feature = "models")]
 /// The dataset's name: its folder name.
 pub fn dataset_name(dir: &Path) -> String {
     std::fs::canonicalize(dir)
@@ -45,6 +51,7 @@ pub fn dataset_name(dir: &Path) -> String {
         .unwrap_or_else(|| "dataset".into())
 }
 
+#[cfg(feature = "models")]
 /// A progress bar on stderr (hidden when stderr is not a terminal, so logs stay clean).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);

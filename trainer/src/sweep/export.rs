@@ -73,7 +73,8 @@ fn round5(x: f32) -> f64 {
     libm::round(v * mag) / mag
 }
 
-/// Writes `<out>/<dataset>[/heldout]/{manifest.json, predictions.bin, training.json}` and refreshes
+/// Writes `<out>/<dataset>[/heldout]/{manifest.json, predictions.bin, training.json,
+/// features.safetensors}` and refreshes
 /// `<out>/index.json`. Returns the dataset's export folder.
 pub fn write(
     out: &Path,
@@ -128,8 +129,8 @@ pub fn write(
         schema: SCHEMA,
         dataset: &prep.name,
         classes: &prep.classes,
-        encoder: &prep.encoder,
-        features: &prep.layout,
+        encoder: &prep.head.encoder,
+        features: &prep.head.layout,
         reference: if cfg.heldout {
             "held-out 20% of each item's votes"
         } else {
@@ -145,6 +146,7 @@ pub fn write(
         },
         runs,
     };
+    prep.head.save(&dir.join(super::features::FILE))?;
     atomic_write(&dir.join("predictions.bin"), &pred)?;
     atomic_write(&dir.join("training.json"), &serde_json::to_vec(&training)?)?;
     atomic_write(&dir.join("manifest.json"), &serde_json::to_vec(&manifest)?)?;

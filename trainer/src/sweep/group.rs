@@ -135,7 +135,7 @@ pub fn train_group(
         split,
         seed,
     };
-    let inputs = Inputs::new(&prep.features, prep.width, &parts, k, &Device::Cpu)?;
+    let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
     let hc: &HeadConfig = &cfg.head;
     let outs = heads::train(
         hc,

@@ -9,6 +9,7 @@
 pub mod arms;
 pub mod eval;
 mod export;
+pub mod features;
 mod group;
 pub mod heads;
 mod pca;
@@ -18,6 +19,7 @@ use crate::util::{atomic_write, cache_root, dataset_name, progress};
 use annosat_core::{sample, VoteTable};
 use anyhow::{bail, Context, Result};
 use arms::Arm;
+use features::HeadFeatures;
 use heads::HeadConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -81,6 +83,10 @@ pub struct Args {
     /// Use only the first N items (quick checks).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Train on these head features (a `features.safetensors` from an export) instead of embedding
+    /// and projecting: the committed exports regenerate bit for bit from them on any CPU.
+    #[arg(long)]
+    pub head_features: Option<PathBuf>,
 }
 
 /// Everything that determines a group's result; its hash names the work folder.
@@ -97,6 +103,8 @@ pub struct SweepConfig {
     pub head: HeadConfig,
     pub pca: usize,
     pub limit: Option<usize>,
+    /// Hash of the head features trained on ([`HeadFeatures::hash`]).
+    pub features: String,
 }
 
 impl SweepConfig {
@@ -115,14 +123,12 @@ pub struct Prepared {
     pub name: String,
     pub classes: Vec<String>,
     pub item_ids: Vec<String>,
-    pub features: Vec<f32>,
-    pub width: usize,
+    /// The exact inputs of the heads (f16-rounded), written beside the exports.
+    pub head: HeadFeatures,
     /// Per item: the votes training targets are drawn from (all, or the 80% side).
     pub pool: VoteTable,
     /// Per item: the distribution evaluated against (all votes, or the held-out 20%).
     pub reference: Vec<f64>,
-    pub layout: String,
-    pub encoder: String,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -172,8 +178,8 @@ pub fn run(a: Args) -> Result<()> {
         }
         let cfg = SweepConfig {
             dataset: prep.name.clone(),
-            encoder: prep.encoder.clone(),
-            layout: prep.layout.clone(),
+            encoder: prep.head.encoder.clone(),
+            layout: prep.head.layout.clone(),
             ns,
             arms: arms.iter().map(|a| a.name()).collect(),
             splits: a.splits.clone(),
@@ -182,6 +188,7 @@ pub fn run(a: Args) -> Result<()> {
             head: head.clone(),
             pca: a.pca,
             limit: a.limit,
+            features: prep.head.hash(),
         };
         let dir = work.join(&prep.name).join(cfg.hash());
         atomic_write(
@@ -246,25 +253,28 @@ fn group_file(dir: &Path, (split, seed): (u64, u64)) -> PathBuf {
     dir.join(format!("split{split}-seed{seed}.json"))
 }
 
-/// Loads votes and features (embedding them if not cached) and builds pool and reference.
+/// Loads votes and head features (from `--head-features`, or by embedding — cached — and projecting)
+/// and builds pool and reference.
 pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
-    let embed_args = embed_cmd::Args {
-        data: data.to_path_buf(),
-        model_dir: a.model_dir.clone(),
-        cache: a.features_cache.clone(),
-        batch: 64,
-        limit: a.limit,
-    };
-    let emb = embed_cmd::load(&embed_cmd::embed(&embed_args)?)?;
     let mut table = crate::load_votes(&data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         let order: Vec<usize> = (0..l.min(table.num_items())).collect();
         table = table.reordered(&order);
     }
-    if table.item_ids() != emb.item_ids.as_slice() {
+    let head = match &a.head_features {
+        Some(file) => HeadFeatures::load(file)?,
+        None => compute_head_features(a, data)?,
+    };
+    if table.item_ids() != head.item_ids.as_slice() {
         bail!(
-            "{}: cached embeddings do not match votes.csv's items; delete the cache file",
-            data.display()
+            "{}: the features' items do not match votes.csv's ({} vs {} items); {}",
+            data.display(),
+            head.item_ids.len(),
+            table.num_items(),
+            match &a.head_features {
+                Some(f) => format!("{} belongs to another dataset or --limit", f.display()),
+                None => "delete the embedding cache file".to_string(),
+            }
         );
     }
     let k = table.num_classes();
@@ -287,10 +297,31 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
         (table.clone(), r)
     };
     debug_assert_eq!(reference.len(), table.num_items() * k);
+    Ok(Prepared {
+        name: dataset_name(data),
+        classes: table.classes().to_vec(),
+        item_ids: table.item_ids().to_vec(),
+        head,
+        pool,
+        reference,
+    })
+}
+
+/// Embeds the items (cached), builds the pair features, projects them on their top `--pca`
+/// components and rounds them to f16.
+fn compute_head_features(a: &Args, data: &Path) -> Result<HeadFeatures> {
+    let embed_args = embed_cmd::Args {
+        data: data.to_path_buf(),
+        model_dir: a.model_dir.clone(),
+        cache: a.features_cache.clone(),
+        batch: 64,
+        limit: a.limit,
+    };
+    let emb = embed_cmd::load(&embed_cmd::embed(&embed_args)?)?;
     let (mut features, mut width) = (emb.features(), emb.layout.width(emb.dim));
     let mut layout = emb.layout.name().to_string();
     if a.pca > 0 && a.pca < width {
-        let (w, kept) = pca::project(&features, table.num_items(), width, a.pca, false);
+        let (w, kept) = pca::project(&features, emb.item_ids.len(), width, a.pca, false);
         layout = format!(
             "{layout}, projected on the top {} principal components ({:.1}% of variance)",
             a.pca,
@@ -299,17 +330,13 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
         tracing::info!("{}: {layout}", data.display());
         (features, width) = (w, a.pca);
     }
-    Ok(Prepared {
-        name: dataset_name(data),
-        classes: table.classes().to_vec(),
-        item_ids: table.item_ids().to_vec(),
-        features,
+    Ok(HeadFeatures::new(
+        emb.item_ids,
         width,
-        pool,
-        reference,
-        layout,
-        encoder: emb.encoder,
-    })
+        &features,
+        emb.encoder,
+        format!("{layout}, stored as f16"),
+    ))
 }
 
 /// Item-level split for a split seed: a seeded permutation cut 80/10/10 into train/val/test.

@@ -1,0 +1,209 @@
+//! Head features: the exact inputs the sweep's heads train on, committed beside the exports.
+//!
+//! *Why a file.* The encoder step is not bit-reproducible across CPUs: candle's CPU matmul (gemm)
+//! splits long reductions into blocks whose size it derives from the L1 cache's size and
+//! associativity, so the 1,536-wide feed-forward sums of MiniLM come out in a different order — and
+//! differ in the last bits — on a CPU with another cache. Everything after the features (heads with
+//! reductions of at most 512 terms, which gemm never splits, and its FMA kernel on every x86-64 CPU
+//! of this project's machines, AVX-512 or not) is bit-reproducible. So the sweep rounds its features
+//! to f16 (the precision the browser downloads), trains on exactly those values, and writes them to
+//! `features.safetensors`; `annosat sweep --head-features FILE` retrains from the file, which is how
+//! the committed exports regenerate bit for bit on any machine (trainer/tests/sweep.rs).
+
+use crate::util::atomic_write;
+use anyhow::{bail, Context, Result};
+use half::f16;
+use safetensors::tensor::{Dtype, TensorView};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// File name of the head features inside an export folder.
+pub const FILE: &str = "features.safetensors";
+
+const META_KEY: &str = "annosat";
+
+#[derive(Serialize, Deserialize)]
+struct Meta {
+    item_ids: Vec<String>,
+    encoder: String,
+    layout: String,
+    machine: String,
+}
+
+/// Per-item feature rows (row-major `item_ids.len() × width`), already rounded to f16.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadFeatures {
+    pub item_ids: Vec<String>,
+    pub width: usize,
+    pub values: Vec<f32>,
+    /// Encoder checkpoint name, e.g. `all-MiniLM-L6-v2`.
+    pub encoder: String,
+    /// How the rows were made (pair layout, PCA), as the manifest's `features` field says it.
+    pub layout: String,
+    /// The CPU the encoder ran on (model name, cache sizes): the features are exact only there.
+    pub machine: String,
+}
+
+impl HeadFeatures {
+    /// Rounds `values` to f16 precision (round to nearest even), the form that is trained on.
+    pub fn new(
+        item_ids: Vec<String>,
+        width: usize,
+        values: &[f32],
+        encoder: String,
+        layout: String,
+    ) -> Self {
+        assert_eq!(values.len(), item_ids.len() * width);
+        let values = values.iter().map(|&v| f16::from_f32(v).to_f32()).collect();
+        HeadFeatures {
+            item_ids,
+            width,
+            values,
+            encoder,
+            layout,
+            machine: machine(),
+        }
+    }
+
+    fn f16_bytes(&self) -> Vec<u8> {
+        self.values
+            .iter()
+            .flat_map(|&v| f16::from_f32(v).to_le_bytes())
+            .collect()
+    }
+
+    /// FNV-1a of the f16 values: part of the sweep configuration, so results computed from other
+    /// features (another machine's encoder run) never mix with these in a resumed sweep.
+    pub fn hash(&self) -> String {
+        let h = self
+            .f16_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+            });
+        format!("{h:016x}")
+    }
+
+    /// The safetensors file: one F16 tensor `features` `[items, width]`, and one metadata key,
+    /// `annosat`, holding a JSON object with `item_ids`, `encoder`, `layout` and `machine` (one key,
+    /// because safetensors writes a metadata map in hash order: same values ⇒ same bytes).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let bytes = self.f16_bytes();
+        let mut views = BTreeMap::new();
+        views.insert(
+            "features".to_string(),
+            TensorView::new(Dtype::F16, vec![self.item_ids.len(), self.width], &bytes)?,
+        );
+        let info = Meta {
+            item_ids: self.item_ids.clone(),
+            encoder: self.encoder.clone(),
+            layout: self.layout.clone(),
+            machine: self.machine.clone(),
+        };
+        let meta = HashMap::from([(META_KEY.to_string(), serde_json::to_string(&info)?)]);
+        Ok(safetensors::serialize(views, Some(meta))?)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<()> {
+        atomic_write(path, &self.to_bytes()?)
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Self::from_bytes(&bytes)
+            .with_context(|| format!("{} is not a head-features file", path.display()))
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let (_, meta) = safetensors::SafeTensors::read_metadata(bytes)?;
+        let st = safetensors::SafeTensors::deserialize(bytes)?;
+        let info: Meta = serde_json::from_str(
+            meta.metadata()
+                .as_ref()
+                .and_then(|m| m.get(META_KEY))
+                .with_context(|| format!("no `{META_KEY}` metadata"))?,
+        )?;
+        let item_ids = info.item_ids;
+        let t = st.tensor("features")?;
+        if t.dtype() != Dtype::F16 || t.shape().len() != 2 || t.shape()[0] != item_ids.len() {
+            bail!(
+                "expected an F16 [{}, width] tensor `features`, found {:?} {:?}",
+                item_ids.len(),
+                t.dtype(),
+                t.shape()
+            );
+        }
+        let values = t
+            .data()
+            .chunks_exact(2)
+            .map(|w| f16::from_le_bytes([w[0], w[1]]).to_f32())
+            .collect();
+        Ok(HeadFeatures {
+            width: t.shape()[1],
+            item_ids,
+            values,
+            encoder: info.encoder,
+            layout: info.layout,
+            machine: info.machine,
+        })
+    }
+}
+
+/// The CPU model and its data-cache sizes (what gemm's blocking depends on), from /proc and /sys.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let mut caches = Vec::new();
+    for i in 0..4 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read =
+            |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).map(|s| s.trim().to_string());
+        if let (Ok(level), Ok(kind), Ok(size)) = (read("level"), read("type"), read("size")) {
+            if kind != "Instruction" {
+                let ways = read("ways_of_associativity").unwrap_or_default();
+                caches.push(format!("L{level} {size} {ways}-way"));
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    let simd = format!(
+        "avx2={} fma={} avx512f={}",
+        std::arch::is_x86_feature_detected!("avx2"),
+        std::arch::is_x86_feature_detected!("fma"),
+        std::arch::is_x86_feature_detected!("avx512f")
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let simd = String::new();
+    format!("{cpu}; {}; {simd}", caches.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_the_file_and_rounds_to_f16() {
+        let f = HeadFeatures::new(
+            vec!["a".into(), "b".into()],
+            3,
+            &[0.1, -2.5, 1e-3, 7.0, 0.333_333, 65_000.0],
+            "enc".into(),
+            "pair".into(),
+        );
+        assert_eq!(f.values[0], f16::from_f32(0.1).to_f32());
+        assert_ne!(f.values[0], 0.1);
+        let back = HeadFeatures::from_bytes(&f.to_bytes().unwrap()).unwrap();
+        assert_eq!(back, f);
+        assert_eq!(back.hash(), f.hash());
+        assert_eq!(f.to_bytes().unwrap(), back.to_bytes().unwrap());
+    }
+}
