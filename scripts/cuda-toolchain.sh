@@ -133,11 +133,14 @@ export CUDA_PATH='$ANNOSAT_CUDA_ROOT'
 export CUDA_ROOT='$ANNOSAT_CUDA_ROOT'
 export CUDA_COMPUTE_CAP="\${CUDA_COMPUTE_CAP:-90}"
 export CUDARC_CUDA_VERSION='$ANNOSAT_CUDARC_CUDA_VERSION'
+export CUDAFORGE_THREADS="\${CUDAFORGE_THREADS:-\$(nproc)}"
 EOF
 }
 # PATH, NVCC: cudaforge (candle-kernels) runs \$NVCC, else nvcc from PATH; cudarc runs `nvcc --version`.
 # CUDA_HOME/CUDA_PATH/CUDA_ROOT: cudarc adds <root>/lib and <root>/lib/stubs to the link search path.
 # CUDA_COMPUTE_CAP=90: the H200 (sm_90); without it cudaforge asks nvidia-smi and fails here.
+# CUDAFORGE_THREADS: cudaforge runs nvcc on half the cores by default (one, on these machines); all
+# cores build candle's kernels about twice as fast here.
 # CUDARC_CUDA_VERSION: pins cudarc's bindings to the installed toolkit instead of parsing nvcc.
 
 _cuda_tc_selftest() {

@@ -262,7 +262,19 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
         table = table.reordered(&order);
     }
     let head = match &a.head_features {
-        Some(file) => HeadFeatures::load(file)?,
+        Some(file) => {
+            let f = HeadFeatures::load(file)?;
+            if a.pca > 0 && f.width != a.pca {
+                bail!(
+                    "{} holds {}-wide features but --pca is {}; pass --pca {} (the configuration is recorded as given)",
+                    file.display(),
+                    f.width,
+                    a.pca,
+                    f.width
+                );
+            }
+            f
+        }
         None => compute_head_features(a, data)?,
     };
     if table.item_ids() != head.item_ids.as_slice() {
