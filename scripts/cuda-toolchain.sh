@@ -29,8 +29,10 @@
 # Size: about 105 MB of wheels, about 280 MB installed (nvcc 37 MB, nvvm/cicc 62 MB, runtime 2 MB,
 # crt 0.1 MB, cccl 3 MB wheels). Host compiler: the system gcc (Debian 12: gcc 12), which CUDA 13.0
 # supports, so NVCC_CCBIN is left unset (setting it makes cudaforge add -allow-unsupported-compiler).
-# Build time: candle-kernels' nvcc step alone is about 15 minutes on 2 cores (11 PTX files, ~2 min;
-# 15 objects for libmoe.a, the mmq_gguf instances ~70 s each). The binary built this way does not
+# Build time: candle-kernels' nvcc step (11 PTX files; 15 objects for libmoe.a, the mmq_gguf
+# instances the slowest) took about 15 minutes on an older 2-core machine with one nvcc at a time;
+# `cargo check --features cuda` with CUDAFORGE_THREADS=2 took 206 s in all on the 2-core AMD EPYC
+# of the README's CI timing. The binary built this way does not
 # start without libcuda.so.1 (it is a load-time dependency), so CI can build it but not run it.
 
 _cuda_tc_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

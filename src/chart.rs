@@ -104,7 +104,21 @@ pub fn draw<DB: DrawingBackend>(
             "annotators per item N"
         })
         .y_desc(y_desc(m))
-        .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
+        // N is an integer: with a short grid (say N ≤ 4) plotters' ten ticks would fall between
+        // integers and print as "1 1 2 2 …", so ask for at most one tick per N and blank the rest.
+        .x_labels(if logx {
+            10
+        } else {
+            (x_max as usize).clamp(2, 10)
+        })
+        .x_label_formatter(&|v| {
+            let n = if logx { 10f64.powf(*v) } else { *v };
+            if logx || (n - n.round()).abs() < 1e-6 {
+                format!("{n:.0}")
+            } else {
+                String::new()
+            }
+        })
         .y_label_formatter(&|y| format!("{y:.2}"))
         .light_line_style(RGBColor(236, 236, 236))
         .draw()
