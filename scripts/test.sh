@@ -6,7 +6,8 @@
 #   3. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
 #      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit)
 #   4. the download converters (scripts/download) reproduce every shared dataset from its originals
-#   5. the core builds for wasm32 with no web dependency
+#   5. the core (with no web dependency) and annosat-heads (training, for the model worker) build
+#      for wasm32
 #   6. the relocatable site (scripts/build-site.sh's trunk build, relative URLs)
 #   7. browser tests in real headless Chromium (tests/browser): the app, the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
@@ -45,19 +46,19 @@ export ANNOSAT_DATA
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 export ANNOSAT_MODEL
 
-step "cargo test (core + trainer)"
+step "cargo test (core + heads + trainer)"
 # The trainer's bit-identity promise rests on gemm's AVX-512 kernels staying out (feature x86-v4):
 # with them, float sums would depend on the CPU. Fail loudly if a dependency ever turns them on.
 if cargo tree --locked -p annosat-trainer -e features -i gemm-common 2>/dev/null | grep -q 'x86-v4'; then
   echo "gemm's x86-v4 (AVX-512) kernels are enabled: results would differ between CPUs" >&2; exit 1
 fi
-cargo test --locked --profile native -p annosat-core -p annosat-trainer
+cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-trainer
 
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
 python3 scripts/download/test_converters.py
 
-step "core compiles for wasm32 without web dependencies"
-cargo build --locked -p annosat-core --target wasm32-unknown-unknown
+step "core and annosat-heads compile for wasm32 (core without web or candle crates)"
+cargo build --locked -p annosat-core -p annosat-heads --target wasm32-unknown-unknown
 if cargo tree --locked -p annosat-core --target wasm32-unknown-unknown -e normal | grep -Eq '^.*(web-sys|leptos|candle)'; then
   echo "annosat-core must not depend on web or candle crates" >&2; exit 1
 fi

@@ -10,11 +10,12 @@
 //! CPU generator cannot be seeded), so CPU runs are repeatable.
 
 use crate::encoder::{BertEncoder, Encoder};
-use crate::sweep::arms::{self, Arm};
-use crate::sweep::{eval, item_split};
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_core::sample;
+use annosat_heads::arms::{self, Arm};
+use annosat_heads::eval;
+use annosat_heads::split::{item_split, run_key};
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
@@ -82,8 +83,8 @@ struct Head {
 
 impl Head {
     fn new(d: usize, h: usize, k: usize, seed: u64, dev: &Device) -> Result<Head> {
-        let mut rng = sample::stream(seed, crate::sweep::heads::PURPOSE_INIT, 0xF1, 0);
-        let mut uni = |bound: f32, n: usize| crate::sweep::heads::uniform(&mut rng, bound, n);
+        let mut rng = sample::stream(seed, annosat_heads::mlp::PURPOSE_INIT, 0xF1, 0);
+        let mut uni = |bound: f32, n: usize| annosat_heads::mlp::uniform(&mut rng, bound, n);
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
         let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
             Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
@@ -186,16 +187,12 @@ pub fn run(a: Args) -> Result<()> {
         for epoch in 0..a.epochs {
             // The sweep's minibatch order, mapped onto the training items.
             let order: Vec<usize> =
-                crate::sweep::heads::epoch_order(parts[0].len(), a.split, a.seed, epoch)
+                annosat_heads::mlp::epoch_order(parts[0].len(), a.split, a.seed, epoch)
                     .into_iter()
                     .map(|k| parts[0][k as usize])
                     .collect();
-            let mut sls = sample::stream(
-                a.split,
-                arms::PURPOSE_SLS,
-                (a.seed << 16) | n as u64,
-                epoch as u64,
-            );
+            let mut sls =
+                sample::stream(a.split, arms::PURPOSE_SLS, run_key(a.seed, n), epoch as u64);
             let (mut sum, mut cnt) = (0.0, 0usize);
             for rows in order.chunks(a.batch) {
                 let mut tgt = vec![0f32; rows.len() * k];
@@ -209,7 +206,7 @@ pub fn run(a: Args) -> Result<()> {
                             a.split,
                             arms::PURPOSE_TIE,
                             i as u64,
-                            (a.seed << 16) | n as u64,
+                            run_key(a.seed, n),
                         );
                         arms::static_target(arm, votes, k, &mut tie, row);
                     }

@@ -1,9 +1,10 @@
 //! The files the app reads (schema: docs/exports.md). Written atomically, deterministically (same
 //! groups ⇒ same bytes), and small: predictions as u16, curves rounded.
 
-use super::group::GroupResult;
-use super::{Metrics, Prepared, SweepConfig};
+use super::SweepConfig;
 use crate::util::atomic_write;
+use annosat_heads::eval::Metrics;
+use annosat_heads::{features, Dataset, GroupResult};
 use anyhow::Result;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -78,7 +79,7 @@ fn round5(x: f32) -> f64 {
 /// `<out>/index.json`. Returns the dataset's export folder.
 pub fn write(
     out: &Path,
-    prep: &Prepared,
+    prep: &Dataset,
     cfg: &SweepConfig,
     groups: &[GroupResult],
 ) -> Result<PathBuf> {
@@ -146,7 +147,7 @@ pub fn write(
         },
         runs,
     };
-    prep.head.save(&dir.join(super::features::FILE))?;
+    atomic_write(&dir.join(features::FILE), &prep.head.to_bytes()?)?;
     atomic_write(&dir.join("predictions.bin"), &pred)?;
     atomic_write(&dir.join("training.json"), &serde_json::to_vec(&training)?)?;
     atomic_write(&dir.join("manifest.json"), &serde_json::to_vec(&manifest)?)?;

@@ -1,34 +1,26 @@
 //! `annosat sweep`: MLP heads on frozen encoder features for every arm × N × model seed × split seed.
 //!
 //! Work is done in *groups*, one per (dataset, split seed, model seed): every trained arm at every N
-//! as one batched model (see [`heads`]). Each finished group is written atomically to the work
+//! as one batched model (annosat-heads: [`annosat_heads::group`]). Each finished group is written atomically to the work
 //! directory under a hash of the configuration, so a killed sweep resumes by skipping finished groups,
 //! and a changed configuration never mixes with old results. When all groups of a dataset exist,
 //! [`export`] writes the files the app reads.
 
-pub mod arms;
-pub mod eval;
 mod export;
-pub mod features;
-mod group;
-pub mod heads;
 mod pca;
 
 use crate::embed_cmd;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
-use annosat_core::{sample, VoteTable};
+use annosat_core::sample;
+use annosat_heads::arms::Arm;
+use annosat_heads::mlp::HeadConfig;
+use annosat_heads::{group, Dataset, HeadFeatures};
 use anyhow::{bail, Context, Result};
-use arms::Arm;
-use features::HeadFeatures;
-use heads::HeadConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-pub use eval::Metrics;
-
 /// The N grid of the study (capped at the data's votes per item).
 pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
-const PURPOSE_ITEMS: u64 = 0x7_20;
 /// Share of each item's votes held out as the reference with `--heldout`.
 pub const HELDOUT_FRACTION: f64 = 0.2;
 
@@ -118,19 +110,6 @@ impl SweepConfig {
     }
 }
 
-/// One dataset prepared for training: features, pool of votes to subsample, reference distributions.
-pub struct Prepared {
-    pub name: String,
-    pub classes: Vec<String>,
-    pub item_ids: Vec<String>,
-    /// The exact inputs of the heads (f16-rounded), written beside the exports.
-    pub head: HeadFeatures,
-    /// Per item: the votes training targets are drawn from (all, or the 80% side).
-    pub pool: VoteTable,
-    /// Per item: the distribution evaluated against (all votes, or the held-out 20%).
-    pub reference: Vec<f64>,
-}
-
 pub fn run(a: Args) -> Result<()> {
     let arms: Vec<Arm> = if a.arms.is_empty() {
         Arm::all()
@@ -215,7 +194,8 @@ pub fn run(a: Args) -> Result<()> {
         let pb = progress((todo.len() * head.epochs) as u64, &prep.name);
         for &&(split, seed) in &todo {
             let t0 = std::time::Instant::now();
-            let result = group::train_group(&prep, &cfg, &arms, split, seed, |_| pb.inc(1))?;
+            let result =
+                group::train_group(&prep, &cfg.ns, &cfg.head, &arms, split, seed, |_| pb.inc(1))?;
             pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
             atomic_write(
                 &group_file(&dir, (split, seed)),
@@ -255,7 +235,7 @@ fn group_file(dir: &Path, (split, seed): (u64, u64)) -> PathBuf {
 
 /// Loads votes and head features (from `--head-features`, or by embedding — cached — and projecting)
 /// and builds pool and reference.
-pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
+pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
     let mut table = crate::load_votes(&data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         let order: Vec<usize> = (0..l.min(table.num_items())).collect();
@@ -263,7 +243,7 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
     }
     let head = match &a.head_features {
         Some(file) => {
-            let f = HeadFeatures::load(file)?;
+            let f = load_features(file)?;
             if a.pca > 0 && f.width != a.pca {
                 bail!(
                     "{} holds {}-wide features but --pca is {}; pass --pca {} (the configuration is recorded as given)",
@@ -309,7 +289,7 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Prepared> {
         (table.clone(), r)
     };
     debug_assert_eq!(reference.len(), table.num_items() * k);
-    Ok(Prepared {
+    Ok(Dataset {
         name: dataset_name(data),
         classes: table.classes().to_vec(),
         item_ids: table.item_ids().to_vec(),
@@ -351,29 +331,9 @@ fn compute_head_features(a: &Args, data: &Path) -> Result<HeadFeatures> {
     ))
 }
 
-/// Item-level split for a split seed: a seeded permutation cut 80/10/10 into train/val/test.
-pub fn item_split(n: usize, seed: u64) -> [Vec<usize>; 3] {
-    let mut idx: Vec<usize> = (0..n).collect();
-    sample::partial_shuffle(&mut idx, n, &mut sample::stream(seed, PURPOSE_ITEMS, 0, 0));
-    let n_train = n * 8 / 10;
-    let n_val = (n - n_train) / 2;
-    let test = idx.split_off(n_train + n_val);
-    let val = idx.split_off(n_train);
-    [idx, val, test]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn item_splits_partition_the_items_and_depend_on_the_seed() {
-        let [tr, va, te] = item_split(1514, 42);
-        assert_eq!((tr.len(), va.len(), te.len()), (1211, 151, 152));
-        let mut all: Vec<usize> = tr.iter().chain(&va).chain(&te).copied().collect();
-        all.sort_unstable();
-        assert_eq!(all, (0..1514).collect::<Vec<_>>());
-        assert_ne!(item_split(1514, 43)[2], te);
-        assert_eq!(item_split(1514, 42)[2], te);
-    }
+/// Reads a `features.safetensors` written by a sweep.
+pub fn load_features(path: &Path) -> Result<HeadFeatures> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    HeadFeatures::from_bytes(&bytes)
+        .with_context(|| format!("{} is not a head-features file", path.display()))
 }

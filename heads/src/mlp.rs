@@ -180,31 +180,38 @@ impl FusedAdamW {
             };
             let g = g.flatten_all()?.to_vec1::<f32>()?;
             let mut theta = var.as_tensor().flatten_all()?.to_vec1::<f32>()?;
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let chunk = theta.len().div_ceil(threads).max(1 << 14);
-            std::thread::scope(|s| {
-                for (((t, m), v), g) in theta
-                    .chunks_mut(chunk)
-                    .zip(m.chunks_mut(chunk))
-                    .zip(v.chunks_mut(chunk))
-                    .zip(g.chunks(chunk))
-                {
-                    s.spawn(move || {
-                        for i in 0..t.len() {
-                            let gi = g[i];
-                            let nm = (m[i] * b1 + 0.0) + (gi * one_b1 + 0.0);
-                            let nv = (v[i] * b2 + 0.0) + ((gi * gi) * one_b2 + 0.0);
-                            let m_hat = nm * scale_m + 0.0;
-                            let v_hat = nv * scale_v + 0.0;
-                            let nt = t[i] * decay + 0.0;
-                            let adj = m_hat / (v_hat.sqrt() * 1.0 + eps);
-                            m[i] = nm;
-                            v[i] = nv;
-                            t[i] = nt - (adj * lr + 0.0);
-                        }
-                    });
+            let update = move |t: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]| {
+                for i in 0..t.len() {
+                    let gi = g[i];
+                    let nm = (m[i] * b1 + 0.0) + (gi * one_b1 + 0.0);
+                    let nv = (v[i] * b2 + 0.0) + ((gi * gi) * one_b2 + 0.0);
+                    let m_hat = nm * scale_m + 0.0;
+                    let v_hat = nv * scale_v + 0.0;
+                    let nt = t[i] * decay + 0.0;
+                    let adj = m_hat / (v_hat.sqrt() * 1.0 + eps);
+                    m[i] = nm;
+                    v[i] = nv;
+                    t[i] = nt - (adj * lr + 0.0);
                 }
-            });
+            };
+            // Element-wise, so chunking never changes a bit. wasm32-unknown-unknown has no threads.
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let chunk = theta.len().div_ceil(threads).max(1 << 14);
+                std::thread::scope(|s| {
+                    for (((t, m), v), g) in theta
+                        .chunks_mut(chunk)
+                        .zip(m.chunks_mut(chunk))
+                        .zip(v.chunks_mut(chunk))
+                        .zip(g.chunks(chunk))
+                    {
+                        s.spawn(move || update(t, m, v, g));
+                    }
+                });
+            }
+            #[cfg(target_arch = "wasm32")]
+            update(&mut theta, m, v, &g);
             var.set(&Tensor::from_vec(theta, var.shape(), var.device())?)?;
         }
         Ok(())

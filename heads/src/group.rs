@@ -1,13 +1,28 @@
 //! One group: every trained arm at every N for one (split seed, model seed), trained together.
 
-use super::arms::{self, Arm};
-use super::eval::{self, Metrics};
-use super::heads::{self, HeadConfig, Inputs, TrainTargets};
-use super::{item_split, Prepared, SweepConfig};
-use annosat_core::sample;
+use crate::arms::{self, Arm};
+use crate::eval::{self, Metrics};
+use crate::features::HeadFeatures;
+use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
+use crate::split::{item_split, run_key};
+use annosat_core::{sample, VoteTable};
 use anyhow::Result;
 use candle_core::Device;
 use serde::{Deserialize, Serialize};
+
+/// One dataset prepared for training: head features, pool of votes to subsample, reference
+/// distributions.
+pub struct Dataset {
+    pub name: String,
+    pub classes: Vec<String>,
+    pub item_ids: Vec<String>,
+    /// The exact inputs of the heads (f16-rounded), written beside the exports.
+    pub head: HeadFeatures,
+    /// Per item: the votes training targets are drawn from (all, or the 80% side).
+    pub pool: VoteTable,
+    /// Per item: the distribution evaluated against (all votes, or the held-out 20%), row-major.
+    pub reference: Vec<f64>,
+}
 
 /// A finished group, as stored in the work directory.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -52,7 +67,7 @@ impl TrainTargets for Targets {
             let mut rng = sample::stream(
                 self.split,
                 arms::PURPOSE_SLS,
-                (self.seed << 16) | n as u64,
+                run_key(self.seed, n),
                 epoch as u64,
             );
             let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
@@ -78,12 +93,7 @@ fn static_targets(
     let mut out = vec![0f32; heads.len() * rows.len() * k];
     for (h, &(arm, n)) in heads.iter().enumerate() {
         for (j, &item) in rows.iter().enumerate() {
-            let mut tie = sample::stream(
-                split,
-                arms::PURPOSE_TIE,
-                item as u64,
-                (seed << 16) | n as u64,
-            );
+            let mut tie = sample::stream(split, arms::PURPOSE_TIE, item as u64, run_key(seed, n));
             let at = (h * rows.len() + j) * k;
             arms::static_target(
                 arm,
@@ -98,8 +108,9 @@ fn static_targets(
 }
 
 pub fn train_group(
-    prep: &Prepared,
-    cfg: &SweepConfig,
+    prep: &Dataset,
+    ns: &[u32],
+    hc: &HeadConfig,
     arm_list: &[Arm],
     split: u64,
     seed: u64,
@@ -115,7 +126,7 @@ pub fn train_group(
     let heads: Vec<(Arm, u32)> = arm_list
         .iter()
         .filter(|a| a.trained())
-        .flat_map(|&a| cfg.ns.iter().map(move |&n| (a, n)))
+        .flat_map(|&a| ns.iter().map(move |&n| (a, n)))
         .collect();
     let m = heads.len();
     let statics = static_targets(&heads, &parts[0], &orders, k, split, seed);
@@ -136,8 +147,7 @@ pub fn train_group(
         seed,
     };
     let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
-    let hc: &HeadConfig = &cfg.head;
-    let outs = heads::train(
+    let outs = mlp::train(
         hc,
         &inputs,
         m,
@@ -156,7 +166,7 @@ pub fn train_group(
     let n_val = parts[1].len();
     let mut runs = Vec::new();
     for &arm in arm_list {
-        for &n in &cfg.ns {
+        for &n in ns {
             let (h, temperature) = if arm == Arm::TempHard {
                 let h = heads
                     .iter()

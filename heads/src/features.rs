@@ -7,16 +7,15 @@
 //! reductions of at most 512 terms, which gemm never splits, and its FMA kernel on every x86-64 CPU
 //! of this project's machines, AVX-512 or not) is bit-reproducible. So the sweep rounds its features
 //! to f16 (the precision the browser downloads), trains on exactly those values, and writes them to
-//! `features.safetensors`; `annosat sweep --head-features FILE` retrains from the file, which is how
+//! `features.safetensors`; `annosat sweep --head-features FILE` retrains from the file (and the app's model worker trains
+//! on it), which is how
 //! the committed exports regenerate bit for bit on any machine (trainer/tests/sweep.rs).
 
-use crate::util::atomic_write;
 use anyhow::{bail, Context, Result};
 use half::f16;
 use safetensors::tensor::{Dtype, TensorView};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 /// File name of the head features inside an export folder.
 pub const FILE: &str = "features.safetensors";
@@ -103,17 +102,6 @@ impl HeadFeatures {
         };
         let meta = HashMap::from([(META_KEY.to_string(), serde_json::to_string(&info)?)]);
         Ok(safetensors::serialize(views, Some(meta))?)
-    }
-
-    pub fn save(&self, path: &Path) -> Result<()> {
-        atomic_write(path, &self.to_bytes()?)
-    }
-
-    pub fn load(path: &Path) -> Result<Self> {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        Self::from_bytes(&bytes)
-            .with_context(|| format!("{} is not a head-features file", path.display()))
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
