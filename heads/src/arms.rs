@@ -12,6 +12,7 @@
 //! - `temp_hard`: the `hard` model with one temperature T fitted on the validation items' p_N
 //!   (not trained separately: post-hoc smoothing, after Zhang et al. 2021).
 
+use crate::split::run_key;
 use annosat_core::sample;
 use rand_chacha::ChaCha8Rng;
 
@@ -76,11 +77,43 @@ impl Arm {
     }
 }
 
+/// The targets of one run — one arm at one N, on one (split seed, model seed) — for the sweep and
+/// for fine-tuning alike: the one place that keys their random streams, so both draw the same ties
+/// and the same per-epoch votes.
+#[derive(Debug, Clone, Copy)]
+pub struct RunTargets {
+    pub arm: Arm,
+    pub n: u32,
+    pub split_seed: u64,
+    pub model_seed: u64,
+}
+
+impl RunTargets {
+    /// A static arm's target for `item`, from the item's vote order (its first N votes).
+    pub fn static_row(&self, item: usize, order: &[u16], k: usize, out: &mut [f32]) {
+        let key = run_key(self.model_seed, self.n);
+        let mut tie = sample::stream(self.split_seed, PURPOSE_TIE, item as u64, key);
+        static_target(self.arm, &order[..self.n as usize], k, &mut tie, out);
+    }
+
+    /// The stream of a per-epoch arm's draws in `epoch`, consumed item by item in training order.
+    pub fn epoch_stream(&self, epoch: usize) -> ChaCha8Rng {
+        let key = run_key(self.model_seed, self.n);
+        sample::stream(self.split_seed, PURPOSE_SLS, key, epoch as u64)
+    }
+
+    /// A per-epoch arm's one-hot target in `epoch`, drawing from `rng` (see [`Self::epoch_stream`]).
+    pub fn epoch_row(&self, order: &[u16], epoch: usize, rng: &mut ChaCha8Rng, out: &mut [f32]) {
+        out.fill(0.0);
+        out[epoch_vote(self.arm, &order[..self.n as usize], epoch, rng)] = 1.0;
+    }
+}
+
 /// An item's votes in a seeded random order; its first N entries are the N-vote subsample.
-pub fn vote_order(counts: &[u32], seed: u64, item: usize, model_seed: u64) -> Vec<u16> {
+pub fn vote_order(counts: &[u32], split_seed: u64, item: usize, model_seed: u64) -> Vec<u16> {
     let mut votes = Vec::new();
     sample::expand(counts, &mut votes);
-    let mut rng = sample::stream(seed, PURPOSE_VOTES, item as u64, model_seed);
+    let mut rng = sample::stream(split_seed, PURPOSE_VOTES, item as u64, model_seed);
     let n = votes.len();
     sample::partial_shuffle(&mut votes, n, &mut rng);
     votes

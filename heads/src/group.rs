@@ -1,11 +1,11 @@
 //! One group: every trained arm at every N for one (split seed, model seed), trained together.
 
-use crate::arms::{self, Arm};
+use crate::arms::{self, Arm, RunTargets};
 use crate::eval::{self, Metrics};
 use crate::features::HeadFeatures;
 use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
-use crate::split::{item_split, run_key};
-use annosat_core::{sample, VoteTable};
+use crate::split::item_split;
+use annosat_core::VoteTable;
 use anyhow::Result;
 use candle_core::Device;
 use serde::{Deserialize, Serialize};
@@ -27,7 +27,9 @@ pub struct Dataset {
 /// A finished group, as stored in the work directory.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GroupResult {
+    /// The split seed (field names as in the work files and exports).
     pub split: u64,
+    /// The model seed.
     pub seed: u64,
     /// Row indices (into the dataset) of the test items, in prediction order.
     pub test_items: Vec<usize>,
@@ -51,57 +53,33 @@ pub struct RunResult {
 
 struct Targets {
     statics: Vec<f32>,
-    /// (head index, arm, N) of the arms whose target changes per epoch.
-    dynamic: Vec<(usize, Arm, u32)>,
+    /// (head index, run) of the arms whose target changes per epoch.
+    dynamic: Vec<(usize, RunTargets)>,
     orders: Vec<Vec<u16>>,
     k: usize,
-    split: u64,
-    seed: u64,
 }
 
 impl TrainTargets for Targets {
     fn fill(&mut self, epoch: usize, out: &mut [f32]) {
         out.copy_from_slice(&self.statics);
         let (n_tr, k) = (self.orders.len(), self.k);
-        for &(h, arm, n) in &self.dynamic {
-            let mut rng = sample::stream(
-                self.split,
-                arms::PURPOSE_SLS,
-                run_key(self.seed, n),
-                epoch as u64,
-            );
+        for &(h, run) in &self.dynamic {
+            let mut rng = run.epoch_stream(epoch);
             let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
             for (i, order) in self.orders.iter().enumerate() {
-                let c = arms::epoch_vote(arm, &order[..n as usize], epoch, &mut rng);
-                let row = &mut block[i * k..(i + 1) * k];
-                row.fill(0.0);
-                row[c] = 1.0;
+                run.epoch_row(order, epoch, &mut rng, &mut block[i * k..(i + 1) * k]);
             }
         }
     }
 }
 
-/// Static targets of `heads` for the items `rows`: `(heads, rows, K)`.
-fn static_targets(
-    heads: &[(Arm, u32)],
-    rows: &[usize],
-    orders: &[Vec<u16>],
-    k: usize,
-    split: u64,
-    seed: u64,
-) -> Vec<f32> {
-    let mut out = vec![0f32; heads.len() * rows.len() * k];
-    for (h, &(arm, n)) in heads.iter().enumerate() {
+/// Static targets of `runs` for the items `rows`: `(runs, rows, K)`.
+fn static_targets(runs: &[RunTargets], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
+    let mut out = vec![0f32; runs.len() * rows.len() * k];
+    for (h, run) in runs.iter().enumerate() {
         for (j, &item) in rows.iter().enumerate() {
-            let mut tie = sample::stream(split, arms::PURPOSE_TIE, item as u64, run_key(seed, n));
             let at = (h * rows.len() + j) * k;
-            arms::static_target(
-                arm,
-                &orders[item][..n as usize],
-                k,
-                &mut tie,
-                &mut out[at..at + k],
-            );
+            run.static_row(item, &orders[item], k, &mut out[at..at + k]);
         }
     }
     out
@@ -112,16 +90,16 @@ pub fn train_group(
     ns: &[u32],
     hc: &HeadConfig,
     arm_list: &[Arm],
-    split: u64,
-    seed: u64,
+    split_seed: u64,
+    model_seed: u64,
     on_epoch: impl FnMut(usize),
 ) -> Result<GroupResult> {
     let k = prep.classes.len();
     let n_items = prep.item_ids.len();
-    let parts = item_split(n_items, split);
+    let parts = item_split(n_items, split_seed);
     // Every item's votes in one seeded order: the N-vote subsample is its first N (nested in N).
     let orders: Vec<Vec<u16>> = (0..n_items)
-        .map(|i| arms::vote_order(prep.pool.counts(i), split, i, seed))
+        .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
         .collect();
     let heads: Vec<(Arm, u32)> = arm_list
         .iter()
@@ -129,13 +107,20 @@ pub fn train_group(
         .flat_map(|&a| ns.iter().map(move |&n| (a, n)))
         .collect();
     let m = heads.len();
-    let statics = static_targets(&heads, &parts[0], &orders, k, split, seed);
-    let val_targets = static_targets(&heads, &parts[1], &orders, k, split, seed);
-    let dynamic = heads
+    let run = |arm: Arm, n: u32| RunTargets {
+        arm,
+        n,
+        split_seed,
+        model_seed,
+    };
+    let runs: Vec<RunTargets> = heads.iter().map(|&(a, n)| run(a, n)).collect();
+    let statics = static_targets(&runs, &parts[0], &orders, k);
+    let val_targets = static_targets(&runs, &parts[1], &orders, k);
+    let dynamic = runs
         .iter()
         .enumerate()
-        .filter(|(_, (a, _))| a.per_epoch())
-        .map(|(h, &(a, n))| (h, a, n))
+        .filter(|(_, r)| r.arm.per_epoch())
+        .map(|(h, &r)| (h, r))
         .collect();
     let train_orders: Vec<Vec<u16>> = parts[0].iter().map(|&i| orders[i].clone()).collect();
     let mut targets = Targets {
@@ -143,8 +128,6 @@ pub fn train_group(
         dynamic,
         orders: train_orders,
         k,
-        split,
-        seed,
     };
     let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
     let outs = mlp::train(
@@ -153,8 +136,8 @@ pub fn train_group(
         m,
         &mut targets,
         &val_targets,
-        split,
-        seed,
+        split_seed,
+        model_seed,
         on_epoch,
     )?;
 
@@ -173,7 +156,7 @@ pub fn train_group(
                     .position(|&x| x == (Arm::Hard, n))
                     .expect("hard is trained");
                 // Fit T against the validation items' p_N: the same N votes, never the full distribution.
-                let pn = static_targets(&[(Arm::Soft, n)], &parts[1], &orders, k, split, seed);
+                let pn = static_targets(&[run(Arm::Soft, n)], &parts[1], &orders, k);
                 debug_assert_eq!(pn.len(), n_val * k);
                 (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
             } else {
@@ -200,8 +183,8 @@ pub fn train_group(
         }
     }
     Ok(GroupResult {
-        split,
-        seed,
+        split: split_seed,
+        seed: model_seed,
         test_items: test.clone(),
         runs,
     })

@@ -96,11 +96,11 @@ impl Params {
         h: usize,
         k: usize,
         m: usize,
-        seed: u64,
+        split_seed: u64,
         model_seed: u64,
         dev: &Device,
     ) -> Result<Self> {
-        let mut rng = sample::stream(seed, PURPOSE_INIT, model_seed, 0);
+        let mut rng = sample::stream(split_seed, PURPOSE_INIT, model_seed, 0);
         let mut uni = |bound: f32, n: usize| uniform(&mut rng, bound, n);
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
         let w1 = uni(s1, d * h); // (d, h)
@@ -226,9 +226,9 @@ fn per_head_ce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
 }
 
 /// A seeded permutation of `0..n` for one epoch (the same for every head of the group).
-pub fn epoch_order(n: usize, seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
+pub fn epoch_order(n: usize, split_seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..n as u32).collect();
-    let mut rng = sample::stream(seed, PURPOSE_ORDER, model_seed, epoch as u64);
+    let mut rng = sample::stream(split_seed, PURPOSE_ORDER, model_seed, epoch as u64);
     sample::partial_shuffle(&mut idx, n, &mut rng);
     idx
 }
@@ -248,14 +248,14 @@ pub fn train(
     m: usize,
     targets: &mut dyn TrainTargets,
     val_targets: &[f32],
-    seed: u64,
+    split_seed: u64,
     model_seed: u64,
     mut on_epoch: impl FnMut(usize),
 ) -> Result<Vec<HeadOut>> {
     let dev = inputs.x_train.device().clone();
     let (n_tr, d) = inputs.x_train.dims2()?;
     let (n_val, n_test, k) = (inputs.x_val.dim(0)?, inputs.x_test.dim(0)?, inputs.k);
-    let p = Params::init(d, cfg.hidden, k, m, seed, model_seed, &dev)?;
+    let p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed, &dev)?;
     let mut opt = FusedAdamW::new(
         vec![p.w1.clone(), p.b1.clone(), p.w2.clone(), p.b2.clone()],
         ParamsAdamW {
@@ -280,7 +280,7 @@ pub fn train(
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
         let t_all = Tensor::from_slice(&buf, (m, n_tr, k), &dev)?;
-        let order = epoch_order(n_tr, seed, model_seed, epoch);
+        let order = epoch_order(n_tr, split_seed, model_seed, epoch);
         let mut train_sum = vec![0f32; m];
         for idx in order.chunks(cfg.batch) {
             let idx_t = Tensor::from_slice(idx, idx.len(), &dev)?;

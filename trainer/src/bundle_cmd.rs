@@ -34,11 +34,11 @@ pub fn run(a: Args) -> Result<()> {
     let mut index = Vec::new();
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let mut table = crate::load_votes(&dir.join("votes.csv"), true)?;
+        let mut table = crate::util::load_votes(&dir.join("votes.csv"), true)?;
         // Per-annotator rows make the held-out split one of whole annotators (see core::sample).
         let ann = dir.join("annotations.csv");
         if ann.exists() {
-            let long = crate::load_votes(&ann, false)?;
+            let long = crate::util::load_votes(&ann, false)?;
             table = table
                 .attach_annotations(&long)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", ann.display()))?;

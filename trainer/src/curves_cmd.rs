@@ -51,9 +51,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let mut table = crate::load_votes(&a.votes, a.skip_empty_items)?;
+    let mut table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
     if let Some(path) = &a.annotations {
-        let long = crate::load_votes(path, false)?;
+        let long = crate::util::load_votes(path, false)?;
         table = table
             .attach_annotations(&long)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

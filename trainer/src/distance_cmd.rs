@@ -18,8 +18,8 @@ pub struct Args {
 
 /// Prints `item_id,entropy_reference,entropy_other,kl,jsd` for items present in both files.
 pub fn run(a: Args) -> Result<()> {
-    let r = crate::load_votes(&a.reference, false)?;
-    let o = crate::load_votes(&a.other, false)?;
+    let r = crate::util::load_votes(&a.reference, false)?;
+    let o = crate::util::load_votes(&a.other, false)?;
     if r.classes() != o.classes() {
         bail!(
             "the files have different classes: {:?} vs {:?}",

@@ -82,7 +82,7 @@ pub fn run(a: Args) -> Result<()> {
 
 /// Embeds (or finds cached) and returns the cache file.
 pub fn embed(a: &Args) -> Result<PathBuf> {
-    let table = crate::load_votes(&a.data.join("votes.csv"), false)?;
+    let table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     let mut ids = table.item_ids().to_vec();
     if let Some(l) = a.limit {
         ids.truncate(l);

@@ -13,9 +13,9 @@ use crate::encoder::{BertEncoder, Encoder};
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_core::sample;
-use annosat_heads::arms::{self, Arm};
+use annosat_heads::arms::{self, Arm, RunTargets};
 use annosat_heads::eval;
-use annosat_heads::split::{item_split, run_key};
+use annosat_heads::split::item_split;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
@@ -144,7 +144,7 @@ pub fn run(a: Args) -> Result<()> {
         bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
     }
     let dev = device(&a.device)?;
-    let mut table = crate::load_votes(&a.data.join("votes.csv"), false)?;
+    let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
     }
@@ -191,24 +191,22 @@ pub fn run(a: Args) -> Result<()> {
                     .into_iter()
                     .map(|k| parts[0][k as usize])
                     .collect();
-            let mut sls =
-                sample::stream(a.split, arms::PURPOSE_SLS, run_key(a.seed, n), epoch as u64);
+            let run = RunTargets {
+                arm,
+                n,
+                split_seed: a.split,
+                model_seed: a.seed,
+            };
+            let mut sls = run.epoch_stream(epoch);
             let (mut sum, mut cnt) = (0.0, 0usize);
             for rows in order.chunks(a.batch) {
                 let mut tgt = vec![0f32; rows.len() * k];
                 for (j, &i) in rows.iter().enumerate() {
-                    let votes = &orders[i][..n as usize];
                     let row = &mut tgt[j * k..(j + 1) * k];
                     if arm.per_epoch() {
-                        row[arms::epoch_vote(arm, votes, epoch, &mut sls)] = 1.0;
+                        run.epoch_row(&orders[i], epoch, &mut sls, row);
                     } else {
-                        let mut tie = sample::stream(
-                            a.split,
-                            arms::PURPOSE_TIE,
-                            i as u64,
-                            run_key(a.seed, n),
-                        );
-                        arms::static_target(arm, votes, k, &mut tie, row);
+                        run.static_row(i, &orders[i], k, row);
                     }
                 }
                 let x = features(&enc, t.layout, &t, rows)?;

@@ -93,24 +93,3 @@ fn main() -> ExitCode {
         }
     }
 }
-
-/// Reads and parses a vote file, with the path in any error message.
-pub(crate) fn load_votes(
-    path: &std::path::Path,
-    skip_empty: bool,
-) -> anyhow::Result<annosat_core::VoteTable> {
-    use anyhow::Context;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let opts = annosat_core::ImportOptions {
-        skip_zero_vote_items: skip_empty,
-    };
-    let (table, report) = annosat_core::parse_votes(&bytes, &opts)
-        .with_context(|| format!("{} is not a valid vote file", path.display()))?;
-    if !report.skipped_zero_vote.is_empty() {
-        eprintln!(
-            "note: skipped {} item(s) with zero votes",
-            report.skipped_zero_vote.len()
-        );
-    }
-    Ok(table)
-}

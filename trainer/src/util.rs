@@ -1,4 +1,4 @@
-//! Small shared helpers: atomic writes, default locations, progress bars.
+//! Small shared helpers: reading vote files, atomic writes, default locations, progress bars.
 
 use anyhow::{Context, Result};
 #[cfg(feature = "models")]
@@ -62,4 +62,21 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     );
     pb.set_message(what.to_string());
     pb
+}
+
+/// Reads and parses a vote file, with the path in any error message.
+pub fn load_votes(path: &std::path::Path, skip_empty: bool) -> Result<annosat_core::VoteTable> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let opts = annosat_core::ImportOptions {
+        skip_zero_vote_items: skip_empty,
+    };
+    let (table, report) = annosat_core::parse_votes(&bytes, &opts)
+        .with_context(|| format!("{} is not a valid vote file", path.display()))?;
+    if !report.skipped_zero_vote.is_empty() {
+        eprintln!(
+            "note: skipped {} item(s) with zero votes",
+            report.skipped_zero_vote.len()
+        );
+    }
+    Ok(table)
 }

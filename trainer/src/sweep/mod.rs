@@ -236,7 +236,7 @@ fn group_file(dir: &Path, (split, seed): (u64, u64)) -> PathBuf {
 /// Loads votes and head features (from `--head-features`, or by embedding — cached — and projecting)
 /// and builds pool and reference.
 pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
-    let mut table = crate::load_votes(&data.join("votes.csv"), false)?;
+    let mut table = crate::util::load_votes(&data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         let order: Vec<usize> = (0..l.min(table.num_items())).collect();
         table = table.reordered(&order);
