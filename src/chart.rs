@@ -9,6 +9,7 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use std::sync::{Arc, Mutex};
 
@@ -154,11 +155,22 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(e)?;
         let label = format!("{:.0}% by N={sn}", sat.x * 100.0);
+        // Right of the middle, the label ends at the line instead of starting there, so it is not
+        // cut off by the panel's right edge (short grids put the point at N = max).
+        let anchor = if x - xa > 0.6 * (xb - xa) {
+            HPos::Right
+        } else {
+            HPos::Left
+        };
+        let style = ("sans-serif", 14)
+            .into_font()
+            .color(&green)
+            .pos(Pos::new(anchor, VPos::Top));
         chart
             .draw_series(std::iter::once(Text::new(
                 label,
                 (x, hi - 0.06 * (hi - lo)),
-                ("sans-serif", 14).into_font().color(&green),
+                style,
             )))
             .map_err(e)?;
     }
