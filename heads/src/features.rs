@@ -7,9 +7,9 @@
 //! reductions of at most 512 terms, which gemm never splits, and its FMA kernel on every x86-64 CPU
 //! of this project's machines, AVX-512 or not) is bit-reproducible. So the sweep rounds its features
 //! to f16 (the precision the browser downloads), trains on exactly those values, and writes them to
-//! `features.safetensors`; `annosat sweep --head-features FILE` retrains from the file (and the app's model worker trains
-//! on it), which is how
-//! the committed exports regenerate bit for bit on any machine (trainer/tests/sweep.rs).
+//! `features.safetensors`; `annosat sweep --head-features FILE` retrains from the file, which is how
+//! the committed exports regenerate bit for bit on any machine (trainer/tests/sweep.rs). The same
+//! file is what a model worker in the app would train on.
 
 use anyhow::{bail, Context, Result};
 use half::f16;
@@ -75,13 +75,7 @@ impl HeadFeatures {
     /// FNV-1a of the f16 values: part of the sweep configuration, so results computed from other
     /// features (another machine's encoder run) never mix with these in a resumed sweep.
     pub fn hash(&self) -> String {
-        let h = self
-            .f16_bytes()
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-            });
-        format!("{h:016x}")
+        crate::fnv1a_hex(&self.f16_bytes())
     }
 
     /// The safetensors file: one F16 tensor `features` `[items, width]`, and one metadata key,

@@ -101,19 +101,20 @@ pub fn train_group(
     let orders: Vec<Vec<u16>> = (0..n_items)
         .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
         .collect();
-    let heads: Vec<(Arm, u32)> = arm_list
-        .iter()
-        .filter(|a| a.trained())
-        .flat_map(|&a| ns.iter().map(move |&n| (a, n)))
-        .collect();
-    let m = heads.len();
     let run = |arm: Arm, n: u32| RunTargets {
         arm,
         n,
         split_seed,
         model_seed,
     };
-    let runs: Vec<RunTargets> = heads.iter().map(|&(a, n)| run(a, n)).collect();
+    // One head per trained arm × N, in this order.
+    let runs: Vec<RunTargets> = arm_list
+        .iter()
+        .filter(|a| a.trained())
+        .flat_map(|&a| ns.iter().map(move |&n| run(a, n)))
+        .collect();
+    let m = runs.len();
+    let head_of = |arm: Arm, n: u32| runs.iter().position(|r| r.arm == arm && r.n == n);
     let statics = static_targets(&runs, &parts[0], &orders, k);
     let val_targets = static_targets(&runs, &parts[1], &orders, k);
     let dynamic = runs
@@ -151,19 +152,13 @@ pub fn train_group(
     for &arm in arm_list {
         for &n in ns {
             let (h, temperature) = if arm == Arm::TempHard {
-                let h = heads
-                    .iter()
-                    .position(|&x| x == (Arm::Hard, n))
-                    .expect("hard is trained");
+                let h = head_of(Arm::Hard, n).expect("hard is trained");
                 // Fit T against the validation items' p_N: the same N votes, never the full distribution.
                 let pn = static_targets(&[run(Arm::Soft, n)], &parts[1], &orders, k);
                 debug_assert_eq!(pn.len(), n_val * k);
                 (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
             } else {
-                (
-                    heads.iter().position(|&x| x == (arm, n)).expect("trained"),
-                    None,
-                )
+                (head_of(arm, n).expect("trained"), None)
             };
             let o = &outs[h];
             let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));

@@ -102,11 +102,11 @@ pub struct SweepConfig {
 impl SweepConfig {
     /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).
     pub fn hash(&self) -> String {
-        let json = serde_json::to_string(self).expect("serialisable");
-        let h = json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        });
-        format!("{h:016x}")
+        annosat_heads::fnv1a_hex(
+            serde_json::to_string(self)
+                .expect("serialisable")
+                .as_bytes(),
+        )
     }
 }
 
