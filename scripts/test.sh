@@ -57,10 +57,14 @@ cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
 python3 scripts/download/test_converters.py
 
-step "core and annosat-heads compile for wasm32 (core without web or candle crates)"
+step "core and annosat-heads compile for wasm32 (core without web or candle crates; the page without candle)"
 cargo build --locked -p annosat-core -p annosat-heads --target wasm32-unknown-unknown
 if cargo tree --locked -p annosat-core --target wasm32-unknown-unknown -e normal | grep -Eq '^.*(web-sys|leptos|candle)'; then
   echo "annosat-core must not depend on web or candle crates" >&2; exit 1
+fi
+# candle lives in the model worker, a wasm binary of its own fetched only when the user trains.
+if cargo tree --locked -p annosat-app --target wasm32-unknown-unknown -e normal | grep -q candle; then
+  echo "the page (annosat-app) must not depend on candle: it belongs to the model worker" >&2; exit 1
 fi
 
 step "trunk build --release --public-url ./ (the relocatable site, as scripts/build-site.sh writes it)"
@@ -69,7 +73,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs site.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs train.test.mjs site.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

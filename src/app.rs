@@ -15,6 +15,7 @@ pub fn App() -> impl IntoView {
     let st = St::new();
     provide_context(st);
     provide_context(ModelsSt::new());
+    provide_context(crate::models::train::TrainSt::new());
     let wanted = url::read(&st);
     if let Err(e) = bridge::init(move |r| st.on_response(r)) {
         st.status

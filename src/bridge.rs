@@ -66,22 +66,26 @@ fn pool_size() -> usize {
     (cores as usize).clamp(1, 4)
 }
 
-fn spawn_worker(index: usize) -> Result<Slot, JsValue> {
-    // Trunk builds the worker with wasm-bindgen's no-modules target: load its glue, then its wasm.
+/// Starts the worker binary `name` (built by Trunk with wasm-bindgen's no-modules target: load its
+/// glue, then its wasm). Its files are fetched only now, so a worker the page never starts costs
+/// the first page nothing.
+pub fn spawn(name: &str) -> Result<Worker, JsValue> {
     let base = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_default();
     let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
-    let script = format!(
-        "importScripts('{base}annosat-worker.js'); wasm_bindgen('{base}annosat-worker_bg.wasm');"
-    );
+    let script = format!("importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm');");
     let parts = js_sys::Array::of1(&JsValue::from_str(&script));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("text/javascript");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let worker = Worker::new(&url)?;
+    Worker::new(&url)
+}
+
+fn spawn_worker(index: usize) -> Result<Slot, JsValue> {
+    let worker = spawn("annosat-worker")?;
     let onmessage =
         Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| on_message(index, ev));
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));

@@ -3,10 +3,10 @@
 use crate::arms::{self, Arm, RunTargets};
 use crate::eval::{self, Metrics};
 use crate::features::HeadFeatures;
-use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
+use crate::mlp::{self, EpochReport, HeadConfig, Inputs, TrainTargets};
 use crate::split::item_split;
-use annosat_core::VoteTable;
-use anyhow::Result;
+use annosat_core::{sample, VoteTable};
+use anyhow::{bail, Result};
 use candle_core::Device;
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +22,55 @@ pub struct Dataset {
     pub pool: VoteTable,
     /// Per item: the distribution evaluated against (all votes, or the held-out 20%), row-major.
     pub reference: Vec<f64>,
+}
+
+/// Share of each item's votes held out as the reference when a sweep evaluates against held-out
+/// votes (`annosat sweep --heldout`, and the app's held-out setting).
+pub const HELDOUT_FRACTION: f64 = 0.2;
+
+impl Dataset {
+    /// Pairs a vote table with the head features of its items and builds the pool training draws
+    /// from and the reference it is scored against: all votes for both, or with `heldout` the
+    /// 80% / 20% split of [`sample::split_heldout`] (split seed 0, by annotator when ids are known).
+    /// The native sweep and the app's model worker both build their data here, so they train on
+    /// the same pools.
+    pub fn new(name: String, table: &VoteTable, head: HeadFeatures, heldout: bool) -> Result<Self> {
+        if table.item_ids() != head.item_ids.as_slice() {
+            bail!(
+                "{name}: the head features' items do not match the votes' ({} vs {} items)",
+                head.item_ids.len(),
+                table.num_items()
+            );
+        }
+        let k = table.num_classes();
+        let (pool, reference) = if heldout {
+            let split = sample::split_heldout(table, HELDOUT_FRACTION, 0);
+            if !split.excluded.is_empty() {
+                bail!(
+                    "held-out reference: {} items have fewer than 2 votes; drop them first",
+                    split.excluded.len()
+                );
+            }
+            let r: Vec<f64> = (0..split.b.num_items())
+                .flat_map(|i| split.b.distribution(i))
+                .collect();
+            (split.a, r)
+        } else {
+            let r: Vec<f64> = (0..table.num_items())
+                .flat_map(|i| table.distribution(i))
+                .collect();
+            (table.clone(), r)
+        };
+        debug_assert_eq!(reference.len(), table.num_items() * k);
+        Ok(Dataset {
+            name,
+            classes: table.classes().to_vec(),
+            item_ids: table.item_ids().to_vec(),
+            head,
+            pool,
+            reference,
+        })
+    }
 }
 
 /// A finished group, as stored in the work directory.
@@ -92,7 +141,7 @@ pub fn train_group(
     arm_list: &[Arm],
     split_seed: u64,
     model_seed: u64,
-    on_epoch: impl FnMut(usize),
+    on_epoch: impl FnMut(EpochReport),
 ) -> Result<GroupResult> {
     let k = prep.classes.len();
     let n_items = prep.item_ids.len();

@@ -19,11 +19,5 @@ pub mod split;
 pub use features::HeadFeatures;
 pub use group::{train_group, Dataset, GroupResult, RunResult};
 
-/// FNV-1a (64-bit) of `bytes` as 16 hex digits: names configurations and feature sets. Stable across
-/// runs, platforms and Rust versions, which std's hasher is not.
-pub fn fnv1a_hex(bytes: &[u8]) -> String {
-    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    });
-    format!("{h:016x}")
-}
+/// FNV-1a, defined once in the core (it also names sweep configurations).
+pub use annosat_core::models::fnv1a_hex;

@@ -22,16 +22,8 @@ use rand::RngCore;
 pub const PURPOSE_INIT: u64 = 0x7_10;
 pub const PURPOSE_ORDER: u64 = 0x7_11;
 
-/// The head and its optimiser (one setting for every arm; see the README's grid note).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
-pub struct HeadConfig {
-    pub hidden: usize,
-    pub lr: f64,
-    pub weight_decay: f64,
-    pub batch: usize,
-    pub epochs: usize,
-    pub patience: usize,
-}
+/// The head and its optimiser: the exports' type, defined once in the core that reads them.
+pub use annosat_core::models::HeadConfig;
 
 /// Inputs shared by a group of heads: row-major features of the train/val/test items.
 pub struct Inputs {
@@ -73,6 +65,17 @@ pub struct HeadOut {
     pub val_loss: Vec<f32>,
     pub val_logits: Vec<f32>,
     pub test_logits: Vec<f32>,
+}
+
+/// What [`train`] reports after each epoch (for progress displays; results are in [`HeadOut`]).
+#[derive(Debug, Clone, Copy)]
+pub struct EpochReport {
+    pub epoch: usize,
+    /// Mean over heads of the epoch's training and validation cross-entropy.
+    pub train_loss: f32,
+    pub val_loss: f32,
+    /// Epochs since any head's validation loss improved (the group stops at `patience`).
+    pub since_improved: usize,
 }
 
 /// Fills the `(heads, n_train, K)` training targets for an epoch (static arms write the same each time).
@@ -250,7 +253,7 @@ pub fn train(
     val_targets: &[f32],
     split_seed: u64,
     model_seed: u64,
-    mut on_epoch: impl FnMut(usize),
+    mut on_epoch: impl FnMut(EpochReport),
 ) -> Result<Vec<HeadOut>> {
     let dev = inputs.x_train.device().clone();
     let (n_tr, d) = inputs.x_train.dims2()?;
@@ -315,8 +318,14 @@ pub fn train(
                     .copy_from_slice(&test_flat[j * n_test * k..(j + 1) * n_test * k]);
             }
         }
-        on_epoch(epoch);
         since_improved = if improved { 0 } else { since_improved + 1 };
+        let mean = |v: &[f32]| v.iter().sum::<f32>() / m.max(1) as f32;
+        on_epoch(EpochReport {
+            epoch,
+            train_loss: mean(&train_sum) / n_tr as f32,
+            val_loss: mean(&val_loss),
+            since_improved,
+        });
         if since_improved >= cfg.patience {
             break;
         }

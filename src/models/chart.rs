@@ -1,6 +1,6 @@
 //! One model-side panel: a metric against N for every visible arm — mean line, min–max band over
 //! runs (model seeds × split seeds), a dot where the arm captures x% of its improvement, and a marker
-//! at the slider's N.
+//! at the slider's N; runs trained in this tab (train.rs) as hollow diamonds.
 
 use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
@@ -38,6 +38,7 @@ pub fn draw<DB: DrawingBackend>(
     m: &Manifest,
     metric: ModelMetric,
     arms: &[String],
+    here: &[(String, u32, f64)],
     n: u32,
     x: f64,
     logx: bool,
@@ -52,6 +53,10 @@ pub fn draw<DB: DrawingBackend>(
             lo = lo.min(p.min);
             hi = hi.max(p.max);
         }
+    }
+    for (_, _, v) in here {
+        lo = lo.min(*v);
+        hi = hi.max(*v);
     }
     if !lo.is_finite() {
         (lo, hi) = (0.0, 1.0);
@@ -107,6 +112,21 @@ pub fn draw<DB: DrawingBackend>(
                     .map_err(e)?;
             }
         }
+    }
+    // Trained here: a hollow diamond per run, in its arm's colour (also for arms not shown).
+    for (arm, at, v) in here {
+        let col = colour(arm);
+        let (x0, y0) = (fx(*at as f64), *v);
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((x0, y0))
+                    + Polygon::new(vec![(0, -7), (7, 0), (0, 7), (-7, 0)], WHITE.filled())
+                    + PathElement::new(
+                        vec![(0, -7), (7, 0), (0, 7), (-7, 0), (0, -7)],
+                        col.stroke_width(2),
+                    ),
+            ))
+            .map_err(e)?;
     }
     let red = RGBColor(220, 38, 38);
     chart

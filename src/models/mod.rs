@@ -5,6 +5,8 @@
 
 mod chart;
 pub mod repro;
+pub mod train;
+mod train_view;
 
 use crate::state::St;
 use annosat_core::models::{captured_at, paired, Manifest, ModelMetric};
@@ -134,14 +136,17 @@ pub fn ModelsRoom() -> impl IntoView {
             }.into_any(),
             (Some(Ok(_)), None) => view! { <p class="status">"loading the models…"</p> }.into_any(),
             (_, Some(Err(e))) => view! { <p class="error">{e}</p> }.into_any(),
-            (_, Some(Ok(m))) => view! { <Models m=m /> }.into_any(),
+            (_, Some(Ok(m))) => {
+                let path = wanted.get_untracked().unwrap_or_default();
+                view! { <Models m=m path=path /> }.into_any()
+            }
         }
     };
     view! { <section class="models" id="models-room">{body}</section> }
 }
 
 #[component]
-fn Models(m: Arc<Manifest>) -> impl IntoView {
+fn Models(m: Arc<Manifest>, path: String) -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
     let arms = m.arms();
@@ -179,7 +184,7 @@ fn Models(m: Arc<Manifest>) -> impl IntoView {
         .collect_view();
     let panels = ModelMetric::ALL
         .into_iter()
-        .map(|metric| view! { <ModelChart m=m.clone() metric=metric /> })
+        .map(|metric| view! { <ModelChart m=m.clone() path=path.clone() metric=metric /> })
         .collect_view();
     let m2 = m.clone();
     view! {
@@ -192,25 +197,37 @@ fn Models(m: Arc<Manifest>) -> impl IntoView {
             {heldout_note}
             <div class="arms" id="arm-toggles">{toggles}</div>
         </div>
+        <train_view::TrainCard m=m.clone() path=path.clone() />
         <section class="charts model-charts">{panels}</section>
         <Compare m=m2 />
     }
 }
 
 #[component]
-fn ModelChart(m: Arc<Manifest>, metric: ModelMetric) -> impl IntoView {
+fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
+    let ts = expect_context::<train::TrainSt>();
     let canvas = NodeRef::<html::Canvas>::new();
     let m2 = m.clone();
     Effect::new(move |_| {
         let (n, logx, x) = (st.n.get(), st.logx.get(), st.x.get() as f64 / 100.0);
         let arms = ms.visible.get();
+        let here = ts.points(&path, metric);
         let Some(el) = canvas.get() else { return };
         let Some(backend) = CanvasBackend::with_canvas_object(el) else {
             return;
         };
-        if let Err(e) = chart::draw(&backend.into_drawing_area(), &m2, metric, &arms, n, x, logx) {
+        if let Err(e) = chart::draw(
+            &backend.into_drawing_area(),
+            &m2,
+            metric,
+            &arms,
+            &here,
+            n,
+            x,
+            logx,
+        ) {
             leptos::logging::error!("model chart {}: {e}", metric.key());
         }
     });

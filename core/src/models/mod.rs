@@ -5,10 +5,12 @@
 //! the numbers on the page and in the reproduction table come from one implementation.
 
 mod compare;
+mod config;
 #[cfg(test)]
 mod tests;
 
 pub use compare::{paired, Paired};
+pub use config::{fnv1a_hex, HeadConfig, SweepConfig};
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +23,9 @@ pub struct Manifest {
     pub encoder: String,
     pub features: String,
     pub reference: String,
+    /// The sweep's settings (absent in exports older than the app's in-tab training).
+    #[serde(default)]
+    pub config: Option<SweepConfig>,
     pub command: String,
     pub splits: Vec<Split>,
     pub runs: Vec<Run>,
@@ -64,6 +69,43 @@ pub struct RunMetrics {
     pub ece: f64,
     pub dist_ece: f64,
     pub accuracy: f64,
+}
+
+impl RunMetrics {
+    /// Every metric as (name, value), in field order; `None` where undefined.
+    pub fn fields(&self) -> [(&'static str, Option<f64>); 11] {
+        [
+            ("kl", Some(self.kl)),
+            ("jsd", Some(self.jsd)),
+            ("entropy_corr", self.entropy_corr),
+            ("brier", Some(self.brier)),
+            ("rel", Some(self.rel)),
+            ("res", Some(self.res)),
+            ("unc", Some(self.unc)),
+            ("residual", Some(self.residual)),
+            ("ece", Some(self.ece)),
+            ("dist_ece", Some(self.dist_ece)),
+            ("accuracy", Some(self.accuracy)),
+        ]
+    }
+
+    /// The largest absolute difference over all metrics, and which metric it is; a metric defined
+    /// on one side only counts as infinitely different. Compares a run retrained elsewhere (the
+    /// app's model worker) with the exported one.
+    pub fn max_abs_diff(&self, other: &RunMetrics) -> (f64, &'static str) {
+        self.fields()
+            .into_iter()
+            .zip(other.fields())
+            .map(|((name, a), (_, b))| {
+                let d = match (a, b) {
+                    (Some(x), Some(y)) => (x - y).abs(),
+                    (None, None) => 0.0,
+                    _ => f64::INFINITY,
+                };
+                (d, name)
+            })
+            .fold((0.0, "kl"), |best, d| if d.0 > best.0 { d } else { best })
+    }
 }
 
 /// The model-side metrics the app plots.

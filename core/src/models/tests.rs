@@ -34,6 +34,7 @@ fn manifest(runs: Vec<(&str, u32, u64, u64, f64, f64)>) -> Manifest {
         encoder: "e".into(),
         features: "f".into(),
         reference: "all votes".into(),
+        config: None,
         command: String::new(),
         splits: vec![],
         runs,
@@ -113,4 +114,31 @@ fn paired_counts_respect_the_metric_direction() {
     let rev = paired(&m, "ls0.1", "soft", 100, ModelMetric::Kl).unwrap();
     assert_eq!((rev.wins, rev.losses), (0, 6));
     assert!(paired(&m, "soft", "hard", 100, ModelMetric::Kl).is_none());
+}
+
+#[test]
+fn max_abs_diff_finds_the_metric_that_moved_most() {
+    let m = manifest(vec![("soft", 10, 42, 0, 0.3, 0.2)]);
+    let a = m.runs[0].metrics;
+    assert_eq!(a.max_abs_diff(&a), (0.0, "kl"));
+    let mut b = a;
+    b.kl += 1e-5;
+    b.ece += 3e-5;
+    let (d, name) = a.max_abs_diff(&b);
+    assert_eq!(name, "ece");
+    assert!((d - 3e-5).abs() < 1e-12);
+    b.entropy_corr = None;
+    assert_eq!(a.max_abs_diff(&b), (f64::INFINITY, "entropy_corr"));
+}
+
+#[test]
+fn committed_manifests_carry_their_sweep_configuration() {
+    // The app's model worker retrains runs with the manifest's own settings.
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../public/models/chaosnli_snli");
+    let m = Manifest::parse(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let cfg = m.config.expect("config");
+    assert_eq!(cfg.dataset, "chaosnli_snli");
+    assert_eq!(cfg.splits, vec![42, 43, 44]);
+    assert_eq!(cfg.head.hidden, 64);
 }

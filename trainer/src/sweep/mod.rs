@@ -11,18 +11,14 @@ mod pca;
 
 use crate::embed_cmd;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
-use annosat_core::sample;
+pub use annosat_core::models::{HeadConfig, SweepConfig};
 use annosat_heads::arms::Arm;
-use annosat_heads::mlp::HeadConfig;
 use annosat_heads::{group, Dataset, HeadFeatures};
 use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The N grid of the study (capped at the data's votes per item).
 pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
-/// Share of each item's votes held out as the reference with `--heldout`.
-pub const HELDOUT_FRACTION: f64 = 0.2;
 
 #[derive(clap::Args, Clone)]
 pub struct Args {
@@ -79,35 +75,6 @@ pub struct Args {
     /// and projecting: the committed exports regenerate bit for bit from them on any CPU.
     #[arg(long)]
     pub head_features: Option<PathBuf>,
-}
-
-/// Everything that determines a group's result; its hash names the work folder.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct SweepConfig {
-    pub dataset: String,
-    pub encoder: String,
-    pub layout: String,
-    pub ns: Vec<u32>,
-    pub arms: Vec<String>,
-    pub splits: Vec<u64>,
-    pub seeds: u64,
-    pub heldout: bool,
-    pub head: HeadConfig,
-    pub pca: usize,
-    pub limit: Option<usize>,
-    /// Hash of the head features trained on ([`HeadFeatures::hash`]).
-    pub features: String,
-}
-
-impl SweepConfig {
-    /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).
-    pub fn hash(&self) -> String {
-        annosat_heads::fnv1a_hex(
-            serde_json::to_string(self)
-                .expect("serialisable")
-                .as_bytes(),
-        )
-    }
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -269,34 +236,8 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
             }
         );
     }
-    let k = table.num_classes();
-    let (pool, reference) = if a.heldout {
-        let split = sample::split_heldout(&table, HELDOUT_FRACTION, 0);
-        if !split.excluded.is_empty() {
-            bail!(
-                "--heldout: {} items have fewer than 2 votes; drop them first",
-                split.excluded.len()
-            );
-        }
-        let r: Vec<f64> = (0..split.b.num_items())
-            .flat_map(|i| split.b.distribution(i))
-            .collect();
-        (split.a, r)
-    } else {
-        let r: Vec<f64> = (0..table.num_items())
-            .flat_map(|i| table.distribution(i))
-            .collect();
-        (table.clone(), r)
-    };
-    debug_assert_eq!(reference.len(), table.num_items() * k);
-    Ok(Dataset {
-        name: dataset_name(data),
-        classes: table.classes().to_vec(),
-        item_ids: table.item_ids().to_vec(),
-        head,
-        pool,
-        reference,
-    })
+    Dataset::new(dataset_name(data), &table, head, a.heldout)
+        .with_context(|| format!("{}", data.display()))
 }
 
 /// Embeds the items (cached), builds the pair features, projects them on their top `--pca`

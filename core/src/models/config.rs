@@ -1,0 +1,69 @@
+//! A sweep's configuration, as the manifest records it: written by `annosat sweep`, read by the
+//! app's model worker (which retrains runs of an export in the tab with the same settings) and by
+//! anything that checks what an export was trained with. Plain data, so it lives in the core.
+
+use serde::{Deserialize, Serialize};
+
+/// The head and its optimiser (one setting for every arm; see the README's grid note).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HeadConfig {
+    pub hidden: usize,
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub batch: usize,
+    /// Most epochs a group trains.
+    pub epochs: usize,
+    /// A group stops when no head's validation loss improved for this many epochs.
+    pub patience: usize,
+}
+
+/// Everything that determines a sweep group's result; its hash names the trainer's work folder.
+/// Field order is the JSON's byte order, hence the hash: never reorder.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SweepConfig {
+    pub dataset: String,
+    pub encoder: String,
+    pub layout: String,
+    pub ns: Vec<u32>,
+    pub arms: Vec<String>,
+    pub splits: Vec<u64>,
+    pub seeds: u64,
+    pub heldout: bool,
+    pub head: HeadConfig,
+    pub pca: usize,
+    pub limit: Option<usize>,
+    /// Hash of the head features trained on (FNV-1a of their f16 bytes).
+    pub features: String,
+}
+
+impl SweepConfig {
+    /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).
+    pub fn hash(&self) -> String {
+        fnv1a_hex(
+            serde_json::to_string(self)
+                .expect("serialisable")
+                .as_bytes(),
+        )
+    }
+}
+
+/// FNV-1a (64-bit) of `bytes` as 16 hex digits: names configurations and feature sets. Stable across
+/// runs, platforms and Rust versions, which std's hasher is not.
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_the_published_test_vectors() {
+        // From the FNV reference (draft-eastlake-fnv): "" and "a".
+        assert_eq!(fnv1a_hex(b""), "cbf29ce484222325");
+        assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
+    }
+}

@@ -1,0 +1,7 @@
+//! annosat's model worker. The library is the protocol between the page and the worker (plain
+//! serde types, no candle); the worker itself (`worker` feature, binary `annosat-model-worker`)
+//! trains heads with annosat-heads — the code the native sweep runs — inside the tab.
+
+pub mod protocol;
+#[cfg(feature = "worker")]
+pub mod worker;

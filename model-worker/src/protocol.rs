@@ -1,0 +1,83 @@
+//! Messages between the page and the model worker. A request is a JS array `[json, bundle,
+//! features]`: the request as JSON and, for `Train`, the dataset's bundle (`annosat bundle`) and
+//! head features (`features.safetensors` of an export) as bytes. Responses are JSON strings.
+
+use annosat_core::models::{HeadConfig, RunMetrics};
+use serde::{Deserialize, Serialize};
+
+/// What to train: the arms × N of one (split seed, model seed) group, as `annosat sweep` would.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainJob {
+    pub dataset: String,
+    /// Targets from 80% of each item's votes, scored against the other 20% (the sweep's `--heldout`).
+    pub heldout: bool,
+    /// Arm names (`temp_hard` trains `hard` too: it is hard with a fitted temperature).
+    pub arms: Vec<String>,
+    pub ns: Vec<u32>,
+    pub split_seed: u64,
+    pub model_seed: u64,
+    pub head: HeadConfig,
+    /// Train exactly this many epochs instead of stopping early. A sweep group stops when none of
+    /// its ~110 heads improved for `patience` epochs; training a few of its heads alone would stop
+    /// sooner, so retraining runs of an export uses the group's length (from training.json). Each
+    /// head still keeps its best validation epoch, so its result is the one the sweep exported.
+    pub fixed_epochs: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum TrainRequest {
+    Train { id: u64, job: TrainJob },
+}
+
+/// One trained arm at one N.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainedRun {
+    pub arm: String,
+    pub n: u32,
+    pub best_epoch: usize,
+    pub temperature: Option<f64>,
+    pub metrics: RunMetrics,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum TrainResponse {
+    /// The worker's wasm is up; messages sent before this would be lost.
+    Ready,
+    /// After preparing the data (`epoch` = None) and after every epoch.
+    Progress {
+        id: u64,
+        epoch: Option<usize>,
+        /// Most epochs this job can run (fewer when it stops early).
+        epochs: usize,
+        heads: usize,
+        train_loss: f32,
+        val_loss: f32,
+        elapsed_ms: f64,
+    },
+    Trained {
+        id: u64,
+        job: TrainJob,
+        runs: Vec<TrainedRun>,
+        /// Epochs actually run and heads trained together.
+        epochs_run: usize,
+        heads: usize,
+        ms: f64,
+    },
+    Error {
+        id: u64,
+        message: String,
+    },
+}
+
+impl TrainJob {
+    /// Epochs this job runs at most.
+    pub fn max_epochs(&self) -> usize {
+        self.fixed_epochs.unwrap_or(self.head.epochs)
+    }
+}
+
+/// Time left, extrapolated from the epochs so far; an upper bound when the job may stop early.
+pub fn eta_ms(epochs_done: usize, max_epochs: usize, elapsed_ms: f64) -> Option<f64> {
+    (epochs_done > 0)
+        .then(|| elapsed_ms / epochs_done as f64 * max_epochs.saturating_sub(epochs_done) as f64)
+}

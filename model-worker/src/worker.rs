@@ -1,0 +1,152 @@
+//! The worker side: decodes the dataset and head features it is sent, trains the job's heads with
+//! annosat-heads (the native sweep's code, serial AdamW in wasm32) and reports every epoch. One job
+//! at a time; the page cancels by terminating the worker (a wasm call cannot be interrupted).
+
+use crate::protocol::{TrainJob, TrainRequest, TrainResponse, TrainedRun};
+use annosat_core::bundle;
+use annosat_heads::arms::Arm;
+use annosat_heads::{train_group, Dataset, HeadFeatures};
+use anyhow::{anyhow, bail, Context, Result};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(r: &TrainResponse) {
+    let json = serde_json::to_string(r).unwrap_or_else(|e| {
+        format!("{{\"Error\":{{\"id\":0,\"message\":\"cannot encode a reply: {e}\"}}}}")
+    });
+    let _ = scope().post_message(&JsValue::from_str(&json));
+}
+
+fn now_ms() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+fn bytes(v: JsValue, what: &str) -> Result<Vec<u8>> {
+    v.dyn_into::<js_sys::Uint8Array>()
+        .map(|a| a.to_vec())
+        .map_err(|_| anyhow!("the request carries no {what}"))
+}
+
+/// The arms to train for `names`: temp_hard needs the hard head (it is hard with a temperature).
+fn arms_for(names: &[String]) -> Result<Vec<Arm>> {
+    let mut arms = Vec::new();
+    for s in names {
+        let a = Arm::parse(s).ok_or_else(|| anyhow!("unknown arm {s:?}"))?;
+        if a == Arm::TempHard && !arms.contains(&Arm::Hard) && !names.iter().any(|n| n == "hard") {
+            arms.push(Arm::Hard);
+        }
+        if !arms.contains(&a) {
+            arms.push(a);
+        }
+    }
+    Ok(arms)
+}
+
+fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result<TrainResponse> {
+    let t0 = now_ms();
+    let table = bundle::decode(bundle_bytes)
+        .map_err(|e| anyhow!("the dataset: {e}"))?
+        .table;
+    let head = HeadFeatures::from_bytes(features).context("the head features")?;
+    let data = Dataset::new(job.dataset.clone(), &table, head, job.heldout)?;
+    let arms = arms_for(&job.arms)?;
+    let max_n = (0..data.pool.num_items())
+        .map(|i| data.pool.total(i))
+        .min()
+        .unwrap_or(0);
+    if let Some(&n) = job.ns.iter().find(|&&n| n < 1 || n > max_n) {
+        bail!("N = {n} is outside 1..={max_n} (the fewest votes an item has to train on)");
+    }
+    let mut hc = job.head.clone();
+    if let Some(e) = job.fixed_epochs {
+        (hc.epochs, hc.patience) = (e, e);
+    }
+    let heads = arms.iter().filter(|a| a.trained()).count() * job.ns.len();
+    let progress = |epoch: Option<usize>, train_loss: f32, val_loss: f32| {
+        post(&TrainResponse::Progress {
+            id,
+            epoch,
+            epochs: hc.epochs,
+            heads,
+            train_loss,
+            val_loss,
+            elapsed_ms: now_ms() - t0,
+        })
+    };
+    progress(None, f32::NAN, f32::NAN);
+    let mut epochs_run = 0;
+    let result = train_group(
+        &data,
+        &job.ns,
+        &hc,
+        &arms,
+        job.split_seed,
+        job.model_seed,
+        |e| {
+            epochs_run = e.epoch + 1;
+            progress(Some(e.epoch), e.train_loss, e.val_loss);
+        },
+    )?;
+    let runs = result
+        .runs
+        .into_iter()
+        .filter(|r| job.arms.contains(&r.arm))
+        .map(|r| TrainedRun {
+            arm: r.arm,
+            n: r.n,
+            best_epoch: r.best_epoch,
+            temperature: r.temperature,
+            metrics: r.metrics,
+        })
+        .collect();
+    Ok(TrainResponse::Trained {
+        id,
+        job,
+        runs,
+        epochs_run,
+        heads,
+        ms: now_ms() - t0,
+    })
+}
+
+fn handle(data: js_sys::Array) -> TrainResponse {
+    let json = data.get(0).as_string().unwrap_or_default();
+    let req = match serde_json::from_str::<TrainRequest>(&json) {
+        Ok(r) => r,
+        Err(e) => {
+            return TrainResponse::Error {
+                id: 0,
+                message: format!("bad request: {e}"),
+            }
+        }
+    };
+    let TrainRequest::Train { id, job } = req;
+    let run = || -> Result<TrainResponse> {
+        let b = bytes(data.get(1), "dataset")?;
+        let f = bytes(data.get(2), "head features")?;
+        train(id, job, &b, &f)
+    };
+    run().unwrap_or_else(|e| TrainResponse::Error {
+        id,
+        message: format!("{e:#}"),
+    })
+}
+
+/// Entry point of the worker binary.
+pub fn start() {
+    let onmessage = Closure::<dyn Fn(MessageEvent)>::new(|ev: MessageEvent| {
+        post(&handle(js_sys::Array::from(&ev.data())));
+    });
+    scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+    post(&TrainResponse::Ready);
+}
