@@ -144,7 +144,7 @@ fn Results(t: Arc<Trained>, m: Arc<Manifest>) -> impl IntoView {
             t.runs.len(), t.ms / 1000.0, t.heads, t.epochs_run)
     };
     view! {
-        <p class="sentence" id="train-summary">{summary}</p>
+        <p class="sentence" id="train-summary" data-ms=t.ms.to_string() data-heads=t.heads.to_string() data-epochs=t.epochs_run.to_string()>{summary}</p>
         <div class="table-wrap">
             <table class="movers" id="train-results">
                 <thead><tr><th>"arm"</th><th>"N"</th><th>"best epoch here"</th><th>"… in the export"</th><th>"KL here"</th><th>"KL in the export"</th><th>"largest |Δ| (metric)"</th></tr></thead>

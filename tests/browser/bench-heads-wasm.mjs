@@ -1,0 +1,44 @@
+// Benchmark (not a test): one sweep group — every arm × N of the SNLI export for split seed 42,
+// model seed 0, as many epochs as that group ran — trained in the browser's model worker (one
+// thread, wasm simd128) and natively on one core (taskset), in one run. Prints the ratio.
+//   node tests/browser/bench-heads-wasm.mjs     (scripts/bench-heads-wasm.sh sets everything up)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, browser, openApp, dist, votesPath } from './harness.mjs';
+
+const ds = 'chaosnli_snli';
+const dir = path.join(dist, 'models', ds);
+const training = JSON.parse(fs.readFileSync(path.join(dir, 'training.json'), 'utf8'));
+const epochs = training.find((r) => r.split === 42 && r.seed === 0).train_loss.length;
+const args = [path.join(dir, 'features.safetensors'), votesPath(ds), path.join(dir, 'manifest.json'), '42', '0', String(epochs)];
+// One core and one rayon thread: candle sizes gemm's rayon pool from the machine's CPU count, not the
+// affinity mask, so taskset alone runs two threads on one core (measured here: 17 s instead of 7 s).
+const one = { ...process.env, RAYON_NUM_THREADS: '1' };
+const native1 = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_TIME_GROUP, ...args], { encoding: 'utf8', env: one }).trim();
+const nativeAll = execFileSync(process.env.ANNOSAT_TIME_GROUP, args, { encoding: 'utf8' }).trim();
+const ms1 = Number(native1.match(/best of 3 (\d+) ms/)[1]);
+
+const s = await serve();
+const ctx = await browser();
+const page = await openApp(ctx, s.url, `?room=models&dataset=${ds}`);
+await page.locator('#train-grid').waitFor({ timeout: 60_000 });
+for (const box of await page.locator('#arm-toggles input[type=checkbox]').all()) await box.check();
+const times = [];
+for (let i = 0; i < 3; i++) {
+  await page.click('#train-grid');
+  await page.locator(`#train-summary[data-ms]`).waitFor({ timeout: 600_000 });
+  await page.waitForFunction(() => !document.querySelector('#train-grid').disabled);
+  const sum = page.locator('#train-summary');
+  times.push(Number(await sum.getAttribute('data-ms')));
+  const [heads, ep] = [await sum.getAttribute('data-heads'), await sum.getAttribute('data-epochs')];
+  if (Number(ep) !== epochs) throw new Error(`the browser ran ${ep} epochs, not ${epochs}`);
+  if (i === 0) console.log(`browser: ${heads} heads, ${ep} epochs`);
+}
+await ctx.close();
+await s.close();
+const best = Math.min(...times);
+console.log(`native, one core: ${native1}`);
+console.log(`native, all cores: ${nativeAll}`);
+console.log(`browser model worker (one thread, headless Chromium): ${times.map((t) => t.toFixed(0)).join(', ')} ms; best ${best.toFixed(0)} ms`);
+console.log(`ratio browser / native per thread (best vs best): ${(best / ms1).toFixed(2)} (goal ≤ 3)`);
