@@ -2,8 +2,10 @@
 # fetch-data.sh - make the datasets available to tests and to the app, without committing them.
 #
 #   scripts/fetch-data.sh            ensure a data directory exists; print its path
-#   scripts/fetch-data.sh --app      also bundle every dataset into public/data/ for the app
-#                                    (serve.sh, build-site.sh and test.sh call it before trunk)
+#   scripts/fetch-data.sh --app      also bundle every dataset into public/data/ for the app, and
+#                                    put the encoder's F16 copy into public/encoder/
+#                                    (scripts/fetch-model.sh --app; serve.sh, build-site.sh and
+#                                    test.sh call this before trunk)
 #
 # Where data comes from, in order:
 #   1. $ANNOSAT_DATA, if set;
@@ -40,5 +42,11 @@ if [ "${1:-}" = "--app" ]; then
   # The CLI without its `models` feature: no candle, so this compiles in about a minute.
   cargo run -q --profile native --locked -p annosat-trainer --no-default-features -- \
     bundle --data "$data" --out "$root/public/data" >&2
+  # The encoder the model worker runs on uploaded texts. Without it the app still works; its
+  # "embed your texts" step says how to add the encoder.
+  if ! bash "$root/scripts/fetch-model.sh" --app >/dev/null; then
+    echo "fetch-data: no encoder for the app (scripts/fetch-model.sh --app failed); uploads with texts cannot be embedded" >&2
+    mkdir -p "$root/public/encoder"
+  fi
 fi
 echo "$data"

@@ -23,7 +23,9 @@ fn main() -> anyhow::Result<()> {
     let (table, _) = annosat_core::parse_votes(&std::fs::read(votes)?, &Default::default())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let m = Manifest::parse(&std::fs::read_to_string(manifest)?).map_err(anyhow::Error::msg)?;
-    let cfg = m.config.ok_or_else(|| anyhow::anyhow!("the manifest has no config"))?;
+    let cfg = m
+        .config
+        .ok_or_else(|| anyhow::anyhow!("the manifest has no config"))?;
     let data = Dataset::new(cfg.dataset.clone(), &table, head, cfg.heldout)?;
     let arms: Vec<Arm> = cfg.arms.iter().filter_map(|s| Arm::parse(s)).collect();
     let mut hc = cfg.head.clone();
@@ -33,11 +35,21 @@ fn main() -> anyhow::Result<()> {
     let mut times = Vec::new();
     for _ in 0..3 {
         let t0 = Instant::now();
-        train_group(&data, &cfg.ns, &hc, &arms, split.parse()?, seed.parse()?, |_| {})?;
+        train_group(
+            &data,
+            &cfg.ns,
+            &hc,
+            &arms,
+            split.parse()?,
+            seed.parse()?,
+            |_| {},
+        )?;
         times.push(t0.elapsed().as_secs_f64() * 1000.0);
     }
     let best = times.iter().cloned().fold(f64::INFINITY, f64::min);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("{heads} heads, {e} epochs, {threads} thread(s): best of 3 {best:.0} ms ({times:.0?})");
+    println!(
+        "{heads} heads, {e} epochs, {threads} thread(s): best of 3 {best:.0} ms ({times:.0?})"
+    );
     Ok(())
 }

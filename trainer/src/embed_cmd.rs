@@ -6,12 +6,10 @@
 //! metadata records the item ids, layout and encoder, which the sweep checks before trusting it.
 
 use crate::encoder::{self, Encoder};
-use crate::texts::{self, Layout};
+use crate::texts;
 use crate::util::{atomic_write, cache_root, dataset_name, default_model_dir, progress};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use candle_core::{Device, Tensor};
-use safetensors::tensor::{Dtype, TensorView};
-use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -36,32 +34,7 @@ pub struct Args {
 
 const CHUNK: usize = 512;
 
-/// Field embeddings of one dataset, as the sweep reads them.
-pub struct Embeddings {
-    pub item_ids: Vec<String>,
-    pub layout: Layout,
-    pub dim: usize,
-    /// `fields[f]`: row-major `(items, dim)`.
-    pub fields: Vec<Vec<f32>>,
-    pub encoder: String,
-}
-
-impl Embeddings {
-    /// Row-major `(items, layout.width(dim))` head features.
-    pub fn features(&self) -> Vec<f32> {
-        let n = self.item_ids.len();
-        let mut out = Vec::with_capacity(n * self.layout.width(self.dim));
-        for i in 0..n {
-            let rows: Vec<&[f32]> = self
-                .fields
-                .iter()
-                .map(|f| &f[i * self.dim..(i + 1) * self.dim])
-                .collect();
-            self.layout.combine(&rows, &mut out);
-        }
-        out
-    }
-}
+pub use annosat_encoder::Embeddings;
 
 pub fn cache_file(cache: Option<&Path>, data: &Path, model: &str, limit: Option<usize>) -> PathBuf {
     let root = cache
@@ -98,11 +71,7 @@ pub fn embed(a: &Args) -> Result<PathBuf> {
     }
 
     // Unique texts, longest first (stable on ties), so batches pad little and the order is fixed.
-    let mut unique: Vec<&str> = items.texts.iter().flatten().map(String::as_str).collect();
-    unique.sort_unstable();
-    unique.dedup();
-    unique.sort_by_key(|t| std::cmp::Reverse(t.len()));
-    let index: HashMap<&str, usize> = unique.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+    let unique = items.unique_longest_first();
 
     let device = Device::Cpu;
     let enc = encoder::load(&model_dir, &device)?;
@@ -147,22 +116,7 @@ pub fn embed(a: &Args) -> Result<PathBuf> {
         );
     }
 
-    let mut fields = Vec::new();
-    for col in &items.texts {
-        let mut f = Vec::with_capacity(col.len() * dim);
-        for t in col {
-            let u = index[t.as_str()];
-            f.extend_from_slice(&all[u * dim..(u + 1) * dim]);
-        }
-        fields.push(f);
-    }
-    let emb = Embeddings {
-        item_ids: ids,
-        layout: items.layout,
-        dim,
-        fields,
-        encoder: enc.name().to_string(),
-    };
+    let emb = Embeddings::assemble(ids, &items, &unique, &all, dim, enc.name().to_string())?;
     save(&path, &emb)?;
     std::fs::remove_dir_all(&chunk_dir).ok();
     Ok(path)
@@ -174,60 +128,12 @@ fn embed_batch(enc: &dyn Encoder, texts: &[&str]) -> Result<Vec<f32>> {
 }
 
 fn save(path: &Path, e: &Embeddings) -> Result<()> {
-    let n = e.item_ids.len();
-    let bytes: Vec<Vec<u8>> = e
-        .fields
-        .iter()
-        .map(|f| f.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let mut views = BTreeMap::new();
-    for (name, b) in e.layout.fields().iter().zip(&bytes) {
-        views.insert(
-            name.to_string(),
-            TensorView::new(Dtype::F32, vec![n, e.dim], b)?,
-        );
-    }
-    let mut meta = HashMap::new();
-    meta.insert("item_ids".to_string(), serde_json::to_string(&e.item_ids)?);
-    meta.insert("layout".to_string(), format!("{:?}", e.layout));
-    meta.insert("encoder".to_string(), e.encoder.clone());
-    let data = safetensors::serialize(views, Some(meta))?;
-    atomic_write(path, &data)
+    atomic_write(path, &e.to_bytes()?)
 }
 
 /// Reads a cache file written by `embed`.
 pub fn load(path: &Path) -> Result<Embeddings> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (_, meta) = safetensors::SafeTensors::read_metadata(&bytes)?;
-    let st = safetensors::SafeTensors::deserialize(&bytes)?;
-    let m = meta
-        .metadata()
-        .as_ref()
-        .context("embeddings file has no metadata")?;
-    let item_ids: Vec<String> = serde_json::from_str(m.get("item_ids").context("no item_ids")?)?;
-    let layout = match m.get("layout").map(String::as_str) {
-        Some("Pair") => Layout::Pair,
-        Some("Abductive") => Layout::Abductive,
-        Some("Single") => Layout::Single,
-        other => bail!("unknown layout {other:?}"),
-    };
-    let mut fields = Vec::new();
-    let mut dim = 0;
-    for name in layout.fields() {
-        let t = st.tensor(name)?;
-        dim = t.shape()[1];
-        fields.push(
-            t.data()
-                .chunks_exact(4)
-                .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                .collect(),
-        );
-    }
-    Ok(Embeddings {
-        item_ids,
-        layout,
-        dim,
-        fields,
-        encoder: m.get("encoder").cloned().unwrap_or_default(),
-    })
+    Embeddings::from_bytes(&bytes)
+        .with_context(|| format!("{} is not an embeddings file", path.display()))
 }

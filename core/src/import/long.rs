@@ -4,13 +4,29 @@
 //! such as 1..5 stay in scale order) and lexicographically otherwise, so the result does not depend
 //! on row order. Items keep their first-appearance order.
 
-use super::{validate_classes, ImportError, ImportErrorKind};
+use super::{validate_classes, ImportError, ImportErrorKind, TextColumn};
 use crate::votes::{Annotation, VoteTable};
 use std::collections::HashMap;
 
+/// `header` and `text_cols` (indices of text columns in it): the three vote columns are the others,
+/// in the order item_id, annotator_id, label.
 pub(super) fn parse_long(
     rows: impl Iterator<Item = Result<(u64, csv::StringRecord), ImportError>>,
-) -> Result<VoteTable, ImportError> {
+    header: &[String],
+    text_cols: &[usize],
+) -> Result<(VoteTable, Vec<TextColumn>), ImportError> {
+    let vote_cols: Vec<usize> = (0..header.len())
+        .filter(|j| !text_cols.contains(j))
+        .collect();
+    let (c_item, c_ann, c_label) = (vote_cols[0], vote_cols[1], vote_cols[2]);
+    let width = header.len();
+    let mut texts: Vec<TextColumn> = text_cols
+        .iter()
+        .map(|&j| TextColumn {
+            name: header[j].clone(),
+            values: Vec::new(),
+        })
+        .collect();
     let mut item_index: HashMap<String, u32> = HashMap::new();
     let mut item_ids: Vec<String> = Vec::new();
     let mut annotator_index: HashMap<String, u32> = HashMap::new();
@@ -21,29 +37,45 @@ pub(super) fn parse_long(
     let mut raw: Vec<(u32, u32, u32)> = Vec::new();
     for row in rows {
         let (line, rec) = row?;
-        if rec.len() != 3 {
-            let kind = if rec.len() > 3 {
+        if rec.len() != width {
+            let kind = if rec.len() > width {
                 ImportErrorKind::MixedFormats {
                     detail: format!("a long-format header but a row with {} columns", rec.len()),
                 }
             } else {
                 ImportErrorKind::WrongColumnCount {
-                    expected: 3,
+                    expected: width,
                     found: rec.len(),
                 }
             };
             return Err(ImportError::line(line, kind));
         }
-        let id = rec[0].trim();
+        let id = rec[c_item].trim();
         if id.is_empty() {
-            return Err(ImportError::at(line, 1, ImportErrorKind::EmptyItemId));
+            return Err(ImportError::at(
+                line,
+                c_item + 1,
+                ImportErrorKind::EmptyItemId,
+            ));
         }
-        let label = rec[2].trim();
+        let label = rec[c_label].trim();
         if label.is_empty() {
-            return Err(ImportError::at(line, 3, ImportErrorKind::EmptyLabel));
+            return Err(ImportError::at(
+                line,
+                c_label + 1,
+                ImportErrorKind::EmptyLabel,
+            ));
         }
         let item = intern(&mut item_index, &mut item_ids, id);
-        let annotator = intern(&mut annotator_index, &mut annotator_ids, rec[1].trim());
+        for (t, &col) in texts.iter_mut().zip(text_cols) {
+            if t.values.len() <= item as usize {
+                t.values.resize(item as usize + 1, String::new());
+            }
+            if t.values[item as usize].is_empty() {
+                t.values[item as usize] = rec[col].trim().to_string();
+            }
+        }
+        let annotator = intern(&mut annotator_index, &mut annotator_ids, rec[c_ann].trim());
         let l = intern(&mut label_index, &mut labels, label);
         raw.push((item, annotator, l));
     }
@@ -85,7 +117,13 @@ pub(super) fn parse_long(
             }
         })
         .collect();
-    Ok(VoteTable::new(classes, item_ids, counts).with_annotations(annotator_ids, annotations))
+    for t in &mut texts {
+        t.values.resize(item_ids.len(), String::new());
+    }
+    Ok((
+        VoteTable::new(classes, item_ids, counts).with_annotations(annotator_ids, annotations),
+        texts,
+    ))
 }
 
 fn intern(index: &mut HashMap<String, u32>, names: &mut Vec<String>, name: &str) -> u32 {

@@ -4,6 +4,11 @@
 //! - **wide**: `item_id,<class_1>,…,<class_K>` with integer counts, one row per item;
 //! - **long**: exactly `item_id,annotator_id,label`, one row per vote.
 //!
+//! Either may carry item texts in columns named `text`, or `premise` and `hypothesis` (any case, any
+//! position after the first): they are not classes, and come back in [`ImportReport::texts`] (for the
+//! app's model worker, which embeds them). In the long format an item's text is its first non-empty
+//! value.
+//!
 //! Accepted: a UTF-8 BOM, CRLF line ends, quoted fields, and `,` `;` or tab as delimiter (the one
 //! that occurs most often in the header line outside quotes). Every bad input is an
 //! [`ImportError`] with line/column and a fix; the parser never panics (property-tested).
@@ -23,6 +28,16 @@ pub struct ImportOptions {
     pub skip_zero_vote_items: bool,
 }
 
+/// Header names of text columns (compared in lower case).
+pub const TEXT_COLUMNS: [&str; 3] = ["text", "premise", "hypothesis"];
+
+/// One text column of an import: its header name (as written) and one value per item of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextColumn {
+    pub name: String,
+    pub values: Vec<String>,
+}
+
 /// Which of the two layouts a file used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -36,6 +51,8 @@ pub struct ImportReport {
     pub format: Format,
     pub delimiter: u8,
     pub skipped_zero_vote: Vec<String>,
+    /// Text columns, if the file had any (see [`TEXT_COLUMNS`]).
+    pub texts: Vec<TextColumn>,
 }
 
 /// Parses a vote table from CSV bytes (wide or long, auto-detected).
@@ -71,6 +88,13 @@ pub fn parse_votes_with_progress(
     };
     let header: Vec<String> = header.iter().map(|s| s.trim().to_string()).collect();
     let lower: Vec<String> = header.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let text_cols: Vec<usize> = (1..lower.len())
+        .filter(|&j| TEXT_COLUMNS.contains(&lower[j].as_str()))
+        .collect();
+    let votes_lower: Vec<&str> = (0..lower.len())
+        .filter(|j| !text_cols.contains(j))
+        .map(|j| lower[j].as_str())
+        .collect();
     let rows = records.map(|r| {
         r.map_err(csv_error).map(|rec| {
             seen += 1;
@@ -82,14 +106,15 @@ pub fn parse_votes_with_progress(
         })
     });
 
-    if lower == ["item_id", "annotator_id", "label"] {
-        let table = long::parse_long(rows)?;
+    if votes_lower == ["item_id", "annotator_id", "label"] {
+        let (table, texts) = long::parse_long(rows, &header, &text_cols)?;
         return Ok((
             table,
             ImportReport {
                 format: Format::Long,
                 delimiter,
                 skipped_zero_vote: Vec::new(),
+                texts,
             },
         ));
     }
@@ -109,13 +134,14 @@ pub fn parse_votes_with_progress(
             },
         ));
     }
-    let (table, skipped) = parse_wide(&header, rows, opts)?;
+    let (table, skipped, texts) = parse_wide(&header, &text_cols, rows, opts)?;
     Ok((
         table,
         ImportReport {
             format: Format::Wide,
             delimiter,
             skipped_zero_vote: skipped,
+            texts,
         },
     ))
 }
@@ -182,12 +208,26 @@ pub(crate) fn parse_count(raw: &str) -> Result<u32, ImportErrorKind> {
 
 type Rows<'a> = dyn Iterator<Item = Result<(u64, csv::StringRecord), ImportError>> + 'a;
 
+/// A wide table: the table, the skipped zero-vote items, and the text columns.
+type Wide = (VoteTable, Vec<String>, Vec<TextColumn>);
+
 fn parse_wide<'a>(
     header: &[String],
+    text_cols: &[usize],
     rows: impl Iterator<Item = Result<(u64, csv::StringRecord), ImportError>> + 'a,
     opts: &ImportOptions,
-) -> Result<(VoteTable, Vec<String>), ImportError> {
-    let classes: Vec<String> = header[1..].to_vec();
+) -> Result<Wide, ImportError> {
+    let class_cols: Vec<usize> = (1..header.len())
+        .filter(|j| !text_cols.contains(j))
+        .collect();
+    let classes: Vec<String> = class_cols.iter().map(|&j| header[j].clone()).collect();
+    let mut texts: Vec<TextColumn> = text_cols
+        .iter()
+        .map(|&j| TextColumn {
+            name: header[j].clone(),
+            values: Vec::new(),
+        })
+        .collect();
     validate_classes(&classes)?;
     // Numeric class names (0/1, a 1..5 scale) are common, so a numeric header row is data only
     // when its first cell is not an id column name either.
@@ -203,6 +243,7 @@ fn parse_wide<'a>(
         ));
     }
     let k = classes.len();
+    let width = header.len();
     let mut ids: Vec<String> = Vec::new();
     let mut counts: Vec<u32> = Vec::new();
     let mut seen: HashMap<String, u64> = HashMap::new();
@@ -210,11 +251,11 @@ fn parse_wide<'a>(
     let rows: Box<Rows<'a>> = Box::new(rows);
     for row in rows {
         let (line, rec) = row?;
-        if rec.len() != k + 1 {
+        if rec.len() != width {
             return Err(ImportError::line(
                 line,
                 ImportErrorKind::WrongColumnCount {
-                    expected: k + 1,
+                    expected: width,
                     found: rec.len(),
                 },
             ));
@@ -232,8 +273,8 @@ fn parse_wide<'a>(
         }
         let mut row_counts = [0u32; MAX_CLASSES];
         let mut total: u64 = 0;
-        for j in 0..k {
-            let c = parse_count(&rec[j + 1]).map_err(|kind| ImportError::at(line, j + 2, kind))?;
+        for (j, &col) in class_cols.iter().enumerate() {
+            let c = parse_count(&rec[col]).map_err(|kind| ImportError::at(line, col + 1, kind))?;
             row_counts[j] = c;
             total += c as u64;
         }
@@ -255,11 +296,14 @@ fn parse_wide<'a>(
         seen.insert(id.clone(), line);
         ids.push(id);
         counts.extend_from_slice(&row_counts[..k]);
+        for (t, &col) in texts.iter_mut().zip(text_cols) {
+            t.values.push(rec[col].trim().to_string());
+        }
     }
     if ids.is_empty() {
         return Err(ImportError::whole(ImportErrorKind::NoItems));
     }
-    Ok((VoteTable::new(classes, ids, counts), skipped))
+    Ok((VoteTable::new(classes, ids, counts), skipped, texts))
 }
 
 /// Class names: 2..=64 of them, none empty, no duplicates.

@@ -166,3 +166,34 @@ fn invalid_utf8_and_skip_zero_vote() {
     assert_eq!(t.item_ids(), ["y"]);
     assert_eq!(rep.skipped_zero_vote, ["x"]);
 }
+
+#[test]
+fn text_columns_are_texts_not_classes() {
+    let wide = "item_id,premise,yes,no,hypothesis\na,\"A man, sleeping.\",3,1,A person rests.\nb,Dogs run.,0,2,Cats sit.\n";
+    let (t, rep) = parse_votes(wide.as_bytes(), &ImportOptions::default()).unwrap();
+    assert_eq!(t.classes(), ["yes", "no"]);
+    assert_eq!(t.counts(0), [3, 1]);
+    assert_eq!(rep.texts.len(), 2);
+    assert_eq!(rep.texts[0].name, "premise");
+    assert_eq!(rep.texts[0].values, ["A man, sleeping.", "Dogs run."]);
+    assert_eq!(rep.texts[1].values, ["A person rests.", "Cats sit."]);
+
+    let long = "item_id;Text;annotator_id;label\nx;hello;1;pos\nx;;2;neg\ny;bye;1;neg\n";
+    let (t, rep) = parse_votes(long.as_bytes(), &ImportOptions::default()).unwrap();
+    assert_eq!(t.item_ids(), ["x", "y"]);
+    assert_eq!(t.counts(0), [1, 1]);
+    assert_eq!(
+        rep.texts[0].values,
+        ["hello", "bye"],
+        "an item's first non-empty text"
+    );
+
+    let (_, rep) = parse_votes(b"item_id,a,b\nx,1,2\n", &ImportOptions::default()).unwrap();
+    assert!(rep.texts.is_empty());
+    // A zero-vote item skipped on request takes its text with it.
+    let opts = ImportOptions {
+        skip_zero_vote_items: true,
+    };
+    let (_, rep) = parse_votes(b"item_id,a,b,text\nx,0,0,gone\ny,1,0,kept\n", &opts).unwrap();
+    assert_eq!(rep.texts[0].values, ["kept"]);
+}

@@ -6,11 +6,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use candle_transformers::models::bert::{BertModel, Config};
 use std::path::Path;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
-
-/// Longest input in tokens. The shipped tokenizer.json pads and truncates everything to 128; we pad
-/// each batch only to its longest text (much less work on short NLI sentences) and truncate at 256.
-pub const MAX_TOKENS: usize = 256;
+use tokenizers::Tokenizer;
 
 /// Whether the weights are constants (embedding) or trainable variables (fine-tuning).
 pub enum Train {
@@ -34,18 +30,10 @@ impl BertEncoder {
         let config: Config =
             serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
                 .context("config.json is not a BERT config")?;
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
-            .map_err(|e| anyhow!("{}: {e}", dir.join("tokenizer.json").display()))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            ..Default::default()
-        }));
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| anyhow!("tokenizer truncation: {e}"))?;
+        let tok_path = dir.join("tokenizer.json");
+        let tokenizer = annosat_encoder::bert::tokenizer(
+            &std::fs::read(&tok_path).with_context(|| format!("reading {}", tok_path.display()))?,
+        )?;
         let weights = dir.join("model.safetensors");
         let (model, varmap) = match train {
             Train::Frozen => {
@@ -75,7 +63,7 @@ impl BertEncoder {
         };
         // sentence-transformers checkpoints list a Normalize module when their embeddings are unit length.
         let normalize = std::fs::read_to_string(dir.join("modules.json"))
-            .map(|m| m.contains("Normalize"))
+            .map(|m| annosat_encoder::bert::normalizes(&m))
             .unwrap_or(false);
         let name = dir
             .file_name()
@@ -115,34 +103,12 @@ impl Encoder for BertEncoder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Tensor> {
-        let enc = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| anyhow!("tokenizing: {e}"))?;
-        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
-        let mut ids = Vec::with_capacity(b * len);
-        let mut mask = Vec::with_capacity(b * len);
-        for e in &enc {
-            ids.extend_from_slice(e.get_ids());
-            mask.extend_from_slice(e.get_attention_mask());
-        }
-        let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
-        let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
-        let types = ids.zeros_like()?;
-        let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
-                                                                     // Mean over real tokens only: padding must not dilute short texts.
-        let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-        let summed = hidden.broadcast_mul(&m)?.sum(1)?;
-        let pooled = summed.broadcast_div(&m.sum(1)?)?;
-        if self.normalize {
-            let norm = pooled
-                .sqr()?
-                .sum_keepdim(1)?
-                .sqrt()?
-                .clamp(1e-12, f32::MAX)?;
-            Ok(pooled.broadcast_div(&norm)?)
-        } else {
-            Ok(pooled)
-        }
+        annosat_encoder::pooled_embeddings(
+            &self.model,
+            &self.tokenizer,
+            &self.device,
+            self.normalize,
+            texts,
+        )
     }
 }
