@@ -73,7 +73,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs train.test.mjs site.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs train.test.mjs own.test.mjs site.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

@@ -355,3 +355,15 @@ pub fn ask(req: impl FnOnce(u64) -> Request) -> u64 {
     post_to(0, message(&req(id), None));
     id
 }
+
+/// The user's uploaded file, when the current dataset is an upload (its `File`, for the model
+/// worker to read).
+pub fn current_upload() -> Option<JsValue> {
+    POOL.with(|p| {
+        p.borrow()
+            .as_ref()
+            .and_then(|p| p.good.clone())
+            .filter(|s| s.1 == Format::Csv)
+            .map(|s| s.2)
+    })
+}

@@ -72,11 +72,11 @@ pub struct ItemTexts {
     pub texts: Vec<Vec<String>>,
 }
 
-/// Parses `items.jsonl` (one JSON object per line with `item_id` and text fields) and picks the
-/// layout from the fields the items have; `item_ids` gives the order (the vote table's rows). Errors
-/// name the line (`what` names the file).
-pub fn parse_jsonl(body: &str, item_ids: &[String], what: &str) -> Result<ItemTexts> {
-    let mut by_id: HashMap<String, serde_json::Map<String, serde_json::Value>> = HashMap::new();
+type Object = serde_json::Map<String, serde_json::Value>;
+
+/// The objects of an `items.jsonl` by `item_id` (errors name the line; `what` names the file).
+pub fn jsonl_objects(body: &str, what: &str) -> Result<HashMap<String, Object>> {
+    let mut by_id = HashMap::new();
     for (n, line) in body
         .lines()
         .enumerate()
@@ -94,45 +94,74 @@ pub fn parse_jsonl(body: &str, item_ids: &[String], what: &str) -> Result<ItemTe
         };
         by_id.insert(id, obj);
     }
+    Ok(by_id)
+}
+
+/// How to read texts from items with these string fields: the layout, and for [`Layout::Single`]
+/// the field (`text`, else the first string field other than `item_id`).
+pub fn layout_of(fields: &[&str]) -> Option<(Layout, String)> {
+    let has = |k: &str| fields.contains(&k);
+    if has("premise") && has("hypothesis") {
+        Some((Layout::Pair, String::new()))
+    } else if has("obs1") && has("hyp1") && has("hyp2") {
+        Some((Layout::Abductive, String::new()))
+    } else if has("text") {
+        Some((Layout::Single, "text".into()))
+    } else {
+        fields
+            .iter()
+            .find(|k| **k != "item_id")
+            .map(|k| (Layout::Single, k.to_string()))
+    }
+}
+
+/// One item's inputs in `layout.fields()` order (missing fields are empty).
+pub fn row_texts(layout: Layout, single: &str, get: impl Fn(&str) -> String) -> Vec<String> {
+    match layout {
+        Layout::Pair => vec![get("premise"), get("hypothesis")],
+        Layout::Abductive => vec![
+            format!("{} {}", get("obs1"), get("obs2")),
+            get("hyp1"),
+            get("hyp2"),
+        ],
+        Layout::Single => vec![get(single)],
+    }
+}
+
+/// The layout of the objects of a jsonl file, from their first object's string fields.
+pub fn jsonl_layout(by_id: &HashMap<String, Object>, what: &str) -> Result<(Layout, String)> {
     let first = by_id
         .values()
         .next()
         .with_context(|| format!("{what} has no items"))?;
-    let has = |k: &str| first.get(k).is_some_and(|v| v.is_string());
-    let layout = if has("premise") && has("hypothesis") {
-        Layout::Pair
-    } else if has("obs1") && has("hyp1") && has("hyp2") {
-        Layout::Abductive
-    } else {
-        Layout::Single
-    };
-    let single_key = if has("text") {
-        "text".to_string()
-    } else {
-        first
-            .iter()
-            .find(|(k, v)| v.is_string() && k.as_str() != "item_id")
-            .map(|(k, _)| k.clone())
-            .with_context(|| format!("{what}: items have no text field"))?
-    };
-    let get = |o: &serde_json::Map<String, serde_json::Value>, k: &str| -> String {
-        o.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string()
-    };
+    let fields: Vec<&str> = first
+        .iter()
+        .filter(|(_, v)| v.is_string())
+        .map(|(k, _)| k.as_str())
+        .collect();
+    layout_of(&fields).with_context(|| format!("{what}: items have no text field"))
+}
+
+/// A string field of an object ("" when absent or not a string).
+pub fn field(o: &Object, k: &str) -> String {
+    o.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string()
+}
+
+/// Parses `items.jsonl` (one JSON object per line with `item_id` and text fields) and picks the
+/// layout from the fields the items have; `item_ids` gives the order (the vote table's rows). Errors
+/// name the line (`what` names the file).
+pub fn parse_jsonl(body: &str, item_ids: &[String], what: &str) -> Result<ItemTexts> {
+    let by_id = jsonl_objects(body, what)?;
+    let (layout, single) = jsonl_layout(&by_id, what)?;
     let mut texts = vec![Vec::with_capacity(item_ids.len()); layout.fields().len()];
     for id in item_ids {
         let o = by_id
             .get(id)
             .with_context(|| format!("{what}: no text for item {id:?}"))?;
-        let row: Vec<String> = match layout {
-            Layout::Pair => vec![get(o, "premise"), get(o, "hypothesis")],
-            Layout::Abductive => vec![
-                format!("{} {}", get(o, "obs1"), get(o, "obs2")),
-                get(o, "hyp1"),
-                get(o, "hyp2"),
-            ],
-            Layout::Single => vec![get(o, &single_key)],
-        };
-        for (f, t) in row.into_iter().enumerate() {
+        for (f, t) in row_texts(layout, &single, |k| field(o, k))
+            .into_iter()
+            .enumerate()
+        {
             texts[f].push(t);
         }
     }

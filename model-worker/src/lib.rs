@@ -2,6 +2,10 @@
 //! serde types, no candle); the worker itself (`worker` feature, binary `annosat-model-worker`)
 //! trains heads with annosat-heads — the code the native sweep runs — inside the tab.
 
+#[cfg(feature = "worker")]
+mod own;
 pub mod protocol;
+#[cfg(feature = "worker")]
+pub mod uploads;
 #[cfg(feature = "worker")]
 pub mod worker;

@@ -24,9 +24,55 @@ pub struct TrainJob {
     pub fixed_epochs: Option<usize>,
 }
 
+/// The user's own data: embed the items' texts with the app's encoder, then train heads on the
+/// embeddings for every N of the grid the data allows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnJob {
+    /// The upload's file name (for messages).
+    pub votes_name: String,
+    /// The texts file's name, when one is attached (`items.jsonl`, or CSV `item_id,text`).
+    pub texts_name: Option<String>,
+    pub arms: Vec<String>,
+    pub split_seed: u64,
+    pub model_seed: u64,
+    pub head: HeadConfig,
+    /// Where the encoder's files are (`encoder/`, relative to the page).
+    pub encoder_url: String,
+}
+
+/// Most texts embedded in a tab (about 2 minutes at the measured speed); beyond it, the CLI.
+pub const MAX_TEXTS: usize = 20_000;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum TrainRequest {
-    Train { id: u64, job: TrainJob },
+    Train {
+        id: u64,
+        job: TrainJob,
+    },
+    /// Message: `[json, votes File, texts File or undefined]`.
+    Own {
+        id: u64,
+        job: OwnJob,
+    },
+}
+
+/// What the own-data job did, beside its runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnSummary {
+    pub classes: Vec<String>,
+    pub items: usize,
+    /// Items in the test split the metrics are computed on.
+    pub test_items: usize,
+    pub texts: usize,
+    pub layout: String,
+    pub encoder: String,
+    pub ns: Vec<u32>,
+    pub notes: Vec<String>,
+    pub download_ms: f64,
+    pub embed_ms: f64,
+    pub train_ms: f64,
+    /// Whether the encoder came from the browser's cache (no download).
+    pub cached: bool,
 }
 
 /// One trained arm at one N.
@@ -53,6 +99,24 @@ pub enum TrainResponse {
         train_loss: f32,
         val_loss: f32,
         elapsed_ms: f64,
+    },
+    /// One progress bar for the own-data job: `stage` is download, embed or train; `done` in 0..=1
+    /// over the whole job; `detail` says where it is.
+    Stage {
+        id: u64,
+        stage: String,
+        done: f64,
+        detail: String,
+        elapsed_ms: f64,
+    },
+    /// The own-data job's result; the message's second element holds its embeddings (the
+    /// safetensors format of `annosat embed`'s cache) for the user to download.
+    OwnTrained {
+        id: u64,
+        summary: OwnSummary,
+        runs: Vec<TrainedRun>,
+        epochs_run: usize,
+        heads: usize,
     },
     Trained {
         id: u64,

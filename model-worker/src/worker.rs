@@ -15,14 +15,14 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(r: &TrainResponse) {
+pub(crate) fn post(r: &TrainResponse) {
     let json = serde_json::to_string(r).unwrap_or_else(|e| {
         format!("{{\"Error\":{{\"id\":0,\"message\":\"cannot encode a reply: {e}\"}}}}")
     });
     let _ = scope().post_message(&JsValue::from_str(&json));
 }
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
@@ -30,14 +30,32 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// A response with bytes beside it: `[json, Uint8Array]`.
+pub(crate) fn post_with_bytes(r: &TrainResponse, bytes: &[u8]) {
+    let json = serde_json::to_string(r).unwrap_or_default();
+    let msg = js_sys::Array::of2(&JsValue::from_str(&json), &js_sys::Uint8Array::from(bytes));
+    let _ = scope().post_message(&msg);
+}
+
+/// The bytes a request carries: a `Uint8Array`, or a `File` (an upload crosses to the worker
+/// without a copy and is read here with the synchronous reader workers have).
 fn bytes(v: JsValue, what: &str) -> Result<Vec<u8>> {
-    v.dyn_into::<js_sys::Uint8Array>()
-        .map(|a| a.to_vec())
-        .map_err(|_| anyhow!("the request carries no {what}"))
+    if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(a.to_vec());
+    }
+    let blob: web_sys::Blob = v
+        .dyn_into()
+        .map_err(|_| anyhow!("the request carries no {what}"))?;
+    let reader =
+        web_sys::FileReaderSync::new().map_err(|e| anyhow!("cannot read {what}: {e:?}"))?;
+    let buf = reader
+        .read_as_array_buffer(&blob)
+        .map_err(|e| anyhow!("cannot read {what}: {e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// The arms to train for `names`: temp_hard needs the hard head (it is hard with a temperature).
-fn arms_for(names: &[String]) -> Result<Vec<Arm>> {
+pub(crate) fn arms_for(names: &[String]) -> Result<Vec<Arm>> {
     let mut arms = Vec::new();
     for s in names {
         let a = Arm::parse(s).ok_or_else(|| anyhow!("unknown arm {s:?}"))?;
@@ -129,22 +147,49 @@ fn handle(data: js_sys::Array) -> TrainResponse {
             }
         }
     };
-    let TrainRequest::Train { id, job } = req;
-    let run = || -> Result<TrainResponse> {
-        let b = bytes(data.get(1), "dataset")?;
-        let f = bytes(data.get(2), "head features")?;
-        train(id, job, &b, &f)
-    };
-    run().unwrap_or_else(|e| TrainResponse::Error {
-        id,
-        message: format!("{e:#}"),
-    })
+    match req {
+        TrainRequest::Train { id, job } => {
+            let run = || -> Result<TrainResponse> {
+                let b = bytes(data.get(1), "dataset")?;
+                let f = bytes(data.get(2), "head features")?;
+                train(id, job, &b, &f)
+            };
+            run().unwrap_or_else(|e| TrainResponse::Error {
+                id,
+                message: format!("{e:#}"),
+            })
+        }
+        TrainRequest::Own { id, job } => {
+            let votes = bytes(data.get(1), "votes file");
+            let texts = match data.get(2) {
+                v if v.is_undefined() || v.is_null() => Ok(None),
+                v => bytes(v, "texts file").map(Some),
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                let r = match (votes, texts) {
+                    (Ok(v), Ok(t)) => crate::own::run(id, job, v, t).await,
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+                if let Err(e) = r {
+                    post(&TrainResponse::Error {
+                        id,
+                        message: format!("{e:#}"),
+                    });
+                }
+            });
+            // Answered by the job itself.
+            TrainResponse::Ready
+        }
+    }
 }
 
 /// Entry point of the worker binary.
 pub fn start() {
     let onmessage = Closure::<dyn Fn(MessageEvent)>::new(|ev: MessageEvent| {
-        post(&handle(js_sys::Array::from(&ev.data())));
+        match handle(js_sys::Array::from(&ev.data())) {
+            TrainResponse::Ready => {}
+            r => post(&r),
+        }
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();

@@ -4,6 +4,8 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
+mod model_worker;
+mod own;
 pub mod repro;
 pub mod train;
 mod train_view;
@@ -125,6 +127,9 @@ pub fn ModelsRoom() -> impl IntoView {
     });
     let body = move || {
         let ds = st.dataset.get();
+        if ds == crate::state::UPLOADED {
+            return view! { <own::OwnCard /> }.into_any();
+        }
         match (ms.exports.get(), ms.manifest.get()) {
             (None, _) => view! { <p class="status">"loading the model exports…"</p> }.into_any(),
             (Some(Err(e)), _) => view! { <p class="error">{e}</p> }.into_any(),
@@ -138,15 +143,17 @@ pub fn ModelsRoom() -> impl IntoView {
             (_, Some(Err(e))) => view! { <p class="error">{e}</p> }.into_any(),
             (_, Some(Ok(m))) => {
                 let path = wanted.get_untracked().unwrap_or_default();
-                view! { <Models m=m path=path /> }.into_any()
+                view! { <Models m=m path=path own=false /> }.into_any()
             }
         }
     };
     view! { <section class="models" id="models-room">{body}</section> }
 }
 
+/// The panels and the paired comparison for a manifest: an export (`own` false: with the Train here
+/// card), or the runs trained in this tab on the user's own data (`own` true).
 #[component]
-fn Models(m: Arc<Manifest>, path: String) -> impl IntoView {
+pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
     let arms = m.arms();
@@ -154,7 +161,7 @@ fn Models(m: Arc<Manifest>, path: String) -> impl IntoView {
     let heldout_note = {
         let m = m.clone();
         move || {
-            (st.heldout.get() && !m.reference.starts_with("held-out")).then(|| {
+            (!own && st.heldout.get() && !m.reference.starts_with("held-out")).then(|| {
                 view! { <p class="note">"No held-out sweep for this dataset: showing models evaluated against all votes."</p> }
             })
         }
@@ -197,7 +204,7 @@ fn Models(m: Arc<Manifest>, path: String) -> impl IntoView {
             {heldout_note}
             <div class="arms" id="arm-toggles">{toggles}</div>
         </div>
-        <train_view::TrainCard m=m.clone() path=path.clone() />
+        {(!own).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
         <section class="charts model-charts">{panels}</section>
         <Compare m=m2 />
     }

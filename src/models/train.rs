@@ -3,16 +3,17 @@
 //! annosat-heads — the native sweep's code — on the export's own head features, so a run trained
 //! here can be set beside the one the sweep exported for the same (split seed, model seed, arm, N).
 
+use super::model_worker::{cancel, post};
 use crate::state::St;
 use annosat_core::models::{Manifest, ModelMetric};
-use annosat_model_worker::protocol::{eta_ms, TrainJob, TrainRequest, TrainResponse, TrainedRun};
+use annosat_model_worker::protocol::{
+    eta_ms, OwnJob, OwnSummary, TrainJob, TrainRequest, TrainResponse, TrainedRun,
+};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {
@@ -26,8 +27,34 @@ pub enum Phase {
         train_loss: f32,
         elapsed_ms: f64,
     },
+    /// The own-data job: one bar over download, embedding and training.
+    Stage {
+        stage: String,
+        done: f64,
+        detail: String,
+    },
     Failed(String),
     Cancelled,
+}
+
+impl Phase {
+    /// Whether a job is in flight (buttons that start one are disabled).
+    pub fn busy(&self) -> bool {
+        matches!(
+            self,
+            Phase::Fetching | Phase::Running { .. } | Phase::Stage { .. }
+        )
+    }
+}
+
+/// The own-data job's result: runs, what was done, and the embeddings (safetensors bytes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnResult {
+    pub summary: OwnSummary,
+    pub runs: Vec<TrainedRun>,
+    pub epochs_run: usize,
+    pub heads: usize,
+    pub embeddings: Vec<u8>,
 }
 
 /// A finished job, and the export it retrains.
@@ -50,8 +77,9 @@ pub struct TrainSt {
     pub seed: RwSignal<u64>,
     pub phase: RwSignal<Phase>,
     pub done: RwSignal<Option<Arc<Trained>>>,
+    pub own: RwSignal<Option<Arc<OwnResult>>>,
     /// The id of the job whose answers count (older ones are dropped).
-    current: StoredValue<u64>,
+    pub(super) current: StoredValue<u64>,
     /// Epochs each (export, split seed, model seed) group ran, from training.json.
     lengths: StoredValue<HashMap<String, GroupLengths>>,
 }
@@ -63,6 +91,7 @@ impl TrainSt {
             seed: RwSignal::new(0),
             phase: RwSignal::new(Phase::Idle),
             done: RwSignal::new(None),
+            own: RwSignal::new(None),
             current: StoredValue::new(0),
             lengths: StoredValue::new(HashMap::new()),
         }
@@ -87,62 +116,27 @@ impl Default for TrainSt {
     }
 }
 
-struct Handle {
-    worker: Worker,
-    ready: bool,
-    queue: Vec<js_sys::Array>,
-    _onmessage: Closure<dyn Fn(MessageEvent)>,
-    _onerror: Closure<dyn Fn(web_sys::Event)>,
-}
-
-thread_local! {
-    static WORKER: RefCell<Option<Handle>> = const { RefCell::new(None) };
-}
-
-fn spawn(ts: TrainSt) -> Result<Handle, String> {
-    let worker = crate::bridge::spawn("annosat-model-worker")
-        .map_err(|e| format!("cannot start the model worker: {e:?}"))?;
-    let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
-        let resp = ev
-            .data()
-            .as_string()
-            .and_then(|j| serde_json::from_str::<TrainResponse>(&j).ok());
-        if let Some(r) = resp {
-            receive(ts, r);
-        }
-    });
-    // A worker whose wasm fails to load or traps says so here, not by silence.
-    let onerror = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        let msg = js_sys::Reflect::get(&ev, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "unknown error".into());
-        cancel();
-        ts.phase
-            .set(Phase::Failed(format!("the model worker stopped: {msg}")));
-    });
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    Ok(Handle {
-        worker,
-        ready: false,
-        queue: Vec::new(),
-        _onmessage: onmessage,
-        _onerror: onerror,
-    })
-}
-
-fn receive(ts: TrainSt, r: TrainResponse) {
+/// One answer of the model worker (`bytes`: what came beside the JSON, if anything).
+pub(super) fn receive(ts: TrainSt, r: TrainResponse, bytes: Option<Vec<u8>>) {
     let current = ts.current.get_value();
     match r {
-        TrainResponse::Ready => WORKER.with(|w| {
-            if let Some(h) = w.borrow_mut().as_mut() {
-                h.ready = true;
-                for m in h.queue.drain(..) {
-                    let _ = h.worker.post_message(&m);
-                }
-            }
-        }),
+        TrainResponse::OwnTrained {
+            id,
+            summary,
+            runs,
+            epochs_run,
+            heads,
+        } if id == current => {
+            ts.own.set(Some(Arc::new(OwnResult {
+                summary,
+                runs,
+                epochs_run,
+                heads,
+                embeddings: bytes.unwrap_or_default(),
+            })));
+            ts.phase.set(Phase::Idle);
+        }
+        TrainResponse::Ready => super::model_worker::ready(),
         TrainResponse::Progress {
             id,
             epoch,
@@ -177,6 +171,17 @@ fn receive(ts: TrainSt, r: TrainResponse) {
             })));
             ts.phase.set(Phase::Idle);
         }
+        TrainResponse::Stage {
+            id,
+            stage,
+            done,
+            detail,
+            ..
+        } if id == current => ts.phase.set(Phase::Stage {
+            stage,
+            done,
+            detail,
+        }),
         TrainResponse::Error { id, message } if id == current || id == 0 => {
             ts.phase.set(Phase::Failed(message))
         }
@@ -187,32 +192,6 @@ fn receive(ts: TrainSt, r: TrainResponse) {
 thread_local! {
     /// The export the job in flight retrains.
     static EXPORT: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Stops the job in flight: a wasm call cannot be interrupted, so the worker is terminated (the
-/// next job starts a fresh one; its wasm comes from the browser's cache).
-pub fn cancel() {
-    if let Some(h) = WORKER.with(|w| w.borrow_mut().take()) {
-        h.worker.terminate();
-    }
-}
-
-fn post(ts: TrainSt, msg: js_sys::Array) -> Result<(), String> {
-    let fresh = WORKER.with(|w| w.borrow().is_none());
-    if fresh {
-        let h = spawn(ts)?;
-        WORKER.with(|w| *w.borrow_mut() = Some(h));
-    }
-    WORKER.with(|w| {
-        if let Some(h) = w.borrow_mut().as_mut() {
-            if h.ready {
-                let _ = h.worker.post_message(&msg);
-            } else {
-                h.queue.push(msg);
-            }
-        }
-    });
-    Ok(())
 }
 
 /// The folder of an export's manifest path (`chaosnli_snli/heldout/manifest.json` → `…/heldout/`).
@@ -302,6 +281,49 @@ pub fn start(st: St, ts: TrainSt, path: String, m: Arc<Manifest>, arms: Vec<Stri
             Err(e) => ts.phase.set(Phase::Failed(e)),
         }
     });
+}
+
+/// Embeds the uploaded file's texts (from its text columns, or from `texts`, a second `File`) and
+/// trains the `arms` over the N grid, in the model worker.
+pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::File>) {
+    let Some(votes) = crate::bridge::current_upload() else {
+        ts.phase.set(Phase::Failed(
+            "no uploaded file: drop a votes CSV on the page first".into(),
+        ));
+        return;
+    };
+    cancel();
+    let id = crate::bridge::next_id();
+    ts.current.set_value(id);
+    ts.own.set(None);
+    ts.phase.set(Phase::Fetching);
+    // Absolute: the worker runs from a blob: URL, against which relative URLs do not resolve.
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
+    let job = OwnJob {
+        votes_name: st
+            .upload_name
+            .get_untracked()
+            .unwrap_or_else(|| "your file".into()),
+        texts_name: texts.as_ref().map(|f| f.name()),
+        arms,
+        split_seed: 42,
+        model_seed: 0,
+        head: Default::default(),
+        encoder_url: format!("{base}encoder/"),
+    };
+    let req = TrainRequest::Own { id, job };
+    let msg = js_sys::Array::of3(
+        &JsValue::from_str(&serde_json::to_string(&req).unwrap_or_default()),
+        &votes,
+        &texts.map(JsValue::from).unwrap_or(JsValue::UNDEFINED),
+    );
+    if let Err(e) = post(ts, msg) {
+        ts.phase.set(Phase::Failed(e));
+    }
 }
 
 pub fn user_cancel(ts: TrainSt) {

@@ -26,7 +26,7 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
     let seed_opts = (0..seeds)
         .map(|s| view! { <option value=s.to_string() selected=move || ts.seed.get() == s>{s.to_string()}</option> })
         .collect_view();
-    let running = move || matches!(ts.phase.get(), Phase::Fetching | Phase::Running { .. });
+    let running = move || ts.phase.with(Phase::busy);
     let n_here = move || st.n.get().min(max_n);
     let (m1, p1, m2, p2) = (m.clone(), path.clone(), m.clone(), path.clone());
     let grid = cfg.ns.clone();

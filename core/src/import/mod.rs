@@ -206,6 +206,67 @@ pub(crate) fn parse_count(raw: &str) -> Result<u32, ImportErrorKind> {
     }
 }
 
+/// A texts file beside a vote file: CSV with the item id first and text columns (see
+/// [`TEXT_COLUMNS`]); other columns are ignored. Returns the ids and the text columns, row order.
+pub fn parse_texts_csv(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextColumn>), ImportError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(ImportError::whole(ImportErrorKind::Empty));
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(sniff_delimiter(bytes))
+        .from_reader(bytes);
+    let mut records = reader.records();
+    let header = match records.next() {
+        None => return Err(ImportError::whole(ImportErrorKind::Empty)),
+        Some(r) => r.map_err(csv_error)?,
+    };
+    let header: Vec<String> = header.iter().map(|s| s.trim().to_string()).collect();
+    let text_cols: Vec<usize> = (1..header.len())
+        .filter(|&j| TEXT_COLUMNS.contains(&header[j].to_ascii_lowercase().as_str()))
+        .collect();
+    if text_cols.is_empty() {
+        return Err(ImportError::line(
+            1,
+            ImportErrorKind::NoTextColumn {
+                header: header.join(",").chars().take(80).collect(),
+            },
+        ));
+    }
+    let mut ids = Vec::new();
+    let mut cols: Vec<TextColumn> = text_cols
+        .iter()
+        .map(|&j| TextColumn {
+            name: header[j].clone(),
+            values: Vec::new(),
+        })
+        .collect();
+    for rec in records {
+        let rec = rec.map_err(csv_error)?;
+        let line = rec.position().map(|p| p.line()).unwrap_or(0);
+        if rec.len() != header.len() {
+            return Err(ImportError::line(
+                line,
+                ImportErrorKind::WrongColumnCount {
+                    expected: header.len(),
+                    found: rec.len(),
+                },
+            ));
+        }
+        let id = rec[0].trim();
+        if id.is_empty() {
+            return Err(ImportError::at(line, 1, ImportErrorKind::EmptyItemId));
+        }
+        ids.push(id.to_string());
+        for (c, &j) in cols.iter_mut().zip(&text_cols) {
+            c.values.push(rec[j].trim().to_string());
+        }
+    }
+    Ok((ids, cols))
+}
+
 type Rows<'a> = dyn Iterator<Item = Result<(u64, csv::StringRecord), ImportError>> + 'a;
 
 /// A wide table: the table, the skipped zero-vote items, and the text columns.

@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The N grid of the study (`annosat sweep`'s default; capped at the data's votes per item).
+pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
+
 /// The head and its optimiser (one setting for every arm; see the README's grid note).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct HeadConfig {
@@ -15,6 +18,20 @@ pub struct HeadConfig {
     pub epochs: usize,
     /// A group stops when no head's validation loss improved for this many epochs.
     pub patience: usize,
+}
+
+impl Default for HeadConfig {
+    /// `annosat sweep`'s defaults.
+    fn default() -> Self {
+        HeadConfig {
+            hidden: 64,
+            lr: 1e-3,
+            weight_decay: 1e-2,
+            batch: 64,
+            epochs: 60,
+            patience: 8,
+        }
+    }
 }
 
 /// Everything that determines a sweep group's result; its hash names the trainer's work folder.

@@ -10,7 +10,7 @@ mod config;
 mod tests;
 
 pub use compare::{paired, Paired};
-pub use config::{fnv1a_hex, HeadConfig, SweepConfig};
+pub use config::{fnv1a_hex, HeadConfig, SweepConfig, N_GRID};
 
 use serde::{Deserialize, Serialize};
 

@@ -11,14 +11,11 @@ mod pca;
 
 use crate::embed_cmd;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
-pub use annosat_core::models::{HeadConfig, SweepConfig};
+pub use annosat_core::models::{HeadConfig, SweepConfig, N_GRID};
 use annosat_heads::arms::Arm;
 use annosat_heads::{group, Dataset, HeadFeatures};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-
-/// The N grid of the study (capped at the data's votes per item).
-pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
 
 #[derive(clap::Args, Clone)]
 pub struct Args {

@@ -1,0 +1,305 @@
+//! The own-data job: the encoder's files (from the Cache API when a previous visit stored them, else
+//! downloaded with progress and stored), the user's items embedded with MiniLM, and heads trained on
+//! the embeddings over the N grid — one progress bar across the three stages.
+
+use crate::protocol::{OwnJob, OwnSummary, TrainResponse, TrainedRun, MAX_TEXTS};
+use crate::uploads;
+use crate::worker::{now_ms, post, post_with_bytes};
+use annosat_core::models::N_GRID;
+use annosat_encoder::{Bert, Embeddings};
+use annosat_heads::{train_group, Dataset, HeadFeatures};
+use anyhow::{anyhow, bail, Result};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Cache, Response, WorkerGlobalScope};
+
+/// The Cache API store for the encoder's files. Bump the suffix when the shipped files change.
+const CACHE: &str = "annosat-encoder-v1";
+const ENCODER: &str = "all-MiniLM-L6-v2";
+/// Texts per forward pass, as `annosat embed`.
+const BATCH: usize = 64;
+/// Fewest items a model-side curve is computed on: the test split (10%) then has 3.
+const MIN_ITEMS: usize = 30;
+/// Shares of the progress bar: download, embed, then train.
+const DOWNLOAD: f64 = 0.2;
+const EMBED: f64 = 0.6;
+
+fn js(e: JsValue) -> anyhow::Error {
+    anyhow!("{}", e.as_string().unwrap_or_else(|| format!("{e:?}")))
+}
+
+async fn open_cache(g: &WorkerGlobalScope) -> Option<Cache> {
+    // No Cache API outside secure contexts (plain http on another host): download every time.
+    let storage = g.caches().ok()?;
+    JsFuture::from(storage.open(CACHE))
+        .await
+        .ok()
+        .map(|c| c.unchecked_into())
+}
+
+/// A file's bytes, from the cache or downloaded (then cached); `on_bytes(done, total)` reports
+/// download progress. Returns whether it came from the cache.
+async fn fetch_cached(
+    g: &WorkerGlobalScope,
+    cache: Option<&Cache>,
+    url: &str,
+    on_bytes: &mut dyn FnMut(f64, f64),
+) -> Result<(Vec<u8>, bool)> {
+    if let Some(c) = cache {
+        let hit = JsFuture::from(c.match_with_str(url)).await.map_err(js)?;
+        if !hit.is_undefined() {
+            let resp: Response = hit.unchecked_into();
+            let buf = JsFuture::from(resp.array_buffer().map_err(js)?)
+                .await
+                .map_err(js)?;
+            return Ok((js_sys::Uint8Array::new(&buf).to_vec(), true));
+        }
+    }
+    let resp: Response = JsFuture::from(g.fetch_with_str(url))
+        .await
+        .map_err(|e| anyhow!("cannot fetch {url}: {}", js(e)))?
+        .unchecked_into();
+    if !resp.ok() {
+        bail!(
+            "cannot fetch {url}: HTTP {} (this build has no encoder: run scripts/fetch-model.sh --app before building)",
+            resp.status()
+        );
+    }
+    let total: f64 = resp
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0);
+    let mut bytes = Vec::with_capacity(total as usize);
+    let body = resp
+        .body()
+        .ok_or_else(|| anyhow!("{url}: empty response"))?;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(js)?;
+        let done = js_sys::Reflect::get(&chunk, &"done".into())
+            .map_err(js)?
+            .is_truthy();
+        if done {
+            break;
+        }
+        let value: js_sys::Uint8Array = js_sys::Reflect::get(&chunk, &"value".into())
+            .map_err(js)?
+            .unchecked_into();
+        bytes.extend(value.to_vec());
+        on_bytes(bytes.len() as f64, total);
+    }
+    if let Some(c) = cache {
+        let stored = Response::new_with_opt_u8_array(Some(&mut bytes.clone())).map_err(js)?;
+        // A full disk only costs the next visit a download.
+        let _ = JsFuture::from(c.put_with_str(url, &stored)).await;
+    }
+    Ok((bytes, false))
+}
+
+fn eta(done: f64, elapsed_ms: f64) -> String {
+    if done <= 0.0 {
+        return String::new();
+    }
+    let left = elapsed_ms / done * (1.0 - done) / 1000.0;
+    format!(" · about {left:.0} s left")
+}
+
+pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
+    let t0 = now_ms();
+    let stage = |stage: &str, done: f64, detail: String| {
+        post(&TrainResponse::Stage {
+            id,
+            stage: stage.into(),
+            done,
+            detail,
+            elapsed_ms: now_ms() - t0,
+        })
+    };
+    stage("read", 0.0, "reading your files…".into());
+    let names = job.texts_name.clone().unwrap_or_default();
+    let p = uploads::prepare(
+        &votes,
+        &job.votes_name,
+        texts.as_deref().map(|b| (b, names.as_str())),
+    )?;
+    drop(votes);
+    let mut notes = p.notes;
+    let max_n = (0..p.table.num_items())
+        .map(|i| p.table.total(i))
+        .min()
+        .unwrap_or(0);
+    let ns: Vec<u32> = N_GRID.iter().copied().filter(|&n| n <= max_n).collect();
+    if ns.len() < 2 {
+        bail!(
+            "the item with the fewest votes has {max_n}: a model-side curve needs at least 2 votes per item (N = 1, 2, …)"
+        );
+    }
+    if p.table.num_items() < MIN_ITEMS {
+        bail!(
+            "{} items with text: the model side needs at least {MIN_ITEMS} (80% to train on, 10% to pick the epoch, 10% to test)",
+            p.table.num_items()
+        );
+    }
+    let unique = p.texts.unique_longest_first();
+    if unique.len() > MAX_TEXTS {
+        bail!(
+            "{} distinct texts: more than the {MAX_TEXTS} this tab embeds; use the CLI (annosat embed, annosat sweep)",
+            unique.len()
+        );
+    }
+
+    let g: WorkerGlobalScope = js_sys::global().unchecked_into();
+    let cache = open_cache(&g).await;
+    let td = now_ms();
+    let base = job.encoder_url.trim_end_matches('/');
+    let mut files = Vec::new();
+    let mut cached = true;
+    for (i, name) in [
+        "config.json",
+        "tokenizer.json",
+        "modules.json",
+        "model.safetensors",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let url = format!("{base}/{name}");
+        let mut report = |d: f64, t: f64| {
+            if *name == "model.safetensors" && t > 0.0 {
+                let f = d / t;
+                stage(
+                    "download",
+                    DOWNLOAD * f,
+                    format!(
+                        "downloading the encoder: {:.1} of {:.1} MB{}",
+                        d / 1e6,
+                        t / 1e6,
+                        eta(f, now_ms() - td)
+                    ),
+                );
+            }
+        };
+        let (bytes, hit) = fetch_cached(&g, cache.as_ref(), &url, &mut report).await?;
+        cached &= hit;
+        files.push(bytes);
+        let _ = i;
+    }
+    let download_ms = now_ms() - td;
+    let weights = files.pop().expect("four files");
+    let modules = String::from_utf8_lossy(&files[2]).into_owned();
+    let bert = Bert::from_bytes(&files[0], &files[1], weights, &modules)?;
+
+    let te = now_ms();
+    let mut all = Vec::with_capacity(unique.len() * bert.dim);
+    let mut done = 0usize;
+    for batch in unique.chunks(BATCH) {
+        all.extend(bert.embed(batch)?);
+        done += batch.len();
+        let f = done as f64 / unique.len() as f64;
+        stage(
+            "embed",
+            DOWNLOAD + EMBED * f,
+            format!(
+                "tokenizing and embedding: {done} of {} texts{}",
+                unique.len(),
+                eta(f, now_ms() - te)
+            ),
+        );
+    }
+    let embed_ms = now_ms() - te;
+    let ids = p.table.item_ids().to_vec();
+    let emb = Embeddings::assemble(
+        ids.clone(),
+        &p.texts,
+        &unique,
+        &all,
+        bert.dim,
+        ENCODER.into(),
+    )?;
+    drop(bert);
+    let layout = p.texts.layout.name().to_string();
+    let width = p.texts.layout.width(emb.dim);
+    let head = HeadFeatures::new(
+        ids,
+        width,
+        &emb.features(),
+        ENCODER.into(),
+        format!("{layout}, stored as f16"),
+    );
+    let data = Dataset::new(job.votes_name.clone(), &p.table, head, false)?;
+    let arms = crate::worker::arms_for(&job.arms)?;
+    let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
+    let tt = now_ms();
+    let mut epochs_run = 0;
+    let max_epochs = job.head.epochs;
+    let result = train_group(
+        &data,
+        &ns,
+        &job.head,
+        &arms,
+        job.split_seed,
+        job.model_seed,
+        |e| {
+            epochs_run = e.epoch + 1;
+            let f = epochs_run as f64 / max_epochs as f64;
+            stage(
+                "train",
+                DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
+                format!(
+                    "training {heads} heads: epoch {epochs_run} of at most {max_epochs} · mean train loss {:.4}{}",
+                    e.train_loss,
+                    eta(f, now_ms() - tt)
+                ),
+            );
+        },
+    )?;
+    let train_ms = now_ms() - tt;
+    if p.texts.texts.iter().flatten().any(|t| t.len() > 2_000) {
+        notes.push(format!(
+            "some texts are long: each is cut at {} tokens, as the trainer does",
+            annosat_encoder::MAX_TOKENS
+        ));
+    }
+    let test_items = result.test_items.len();
+    let runs = result
+        .runs
+        .into_iter()
+        .filter(|r| job.arms.contains(&r.arm))
+        .map(|r| TrainedRun {
+            arm: r.arm,
+            n: r.n,
+            best_epoch: r.best_epoch,
+            temperature: r.temperature,
+            metrics: r.metrics,
+        })
+        .collect();
+    let summary = OwnSummary {
+        classes: p.table.classes().to_vec(),
+        items: p.table.num_items(),
+        test_items,
+        texts: unique.len(),
+        layout,
+        encoder: ENCODER.into(),
+        ns,
+        notes,
+        download_ms,
+        embed_ms,
+        train_ms,
+        cached,
+    };
+    post_with_bytes(
+        &TrainResponse::OwnTrained {
+            id,
+            summary,
+            runs,
+            epochs_run,
+            heads,
+        },
+        &emb.to_bytes()?,
+    );
+    Ok(())
+}

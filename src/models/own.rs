@@ -1,0 +1,144 @@
+//! The models room on the user's own upload: embed the items' texts with MiniLM in the tab, train
+//! heads over the N grid, and show the same panels as for an export — "how many annotators does a
+//! model need on my data", answered without anything leaving the tab.
+
+use super::train::{self, OwnResult, Phase, TrainSt};
+use super::{Models, ModelsSt};
+use crate::state::St;
+use annosat_core::models::{Manifest, Run};
+use leptos::html;
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The runs trained here as a manifest, so the export's panels and paired comparison draw them.
+fn manifest(name: &str, r: &OwnResult) -> Manifest {
+    Manifest {
+        schema: "annosat-models/1".into(),
+        dataset: name.into(),
+        classes: r.summary.classes.clone(),
+        encoder: r.summary.encoder.clone(),
+        features: format!("{}, trained in this tab", r.summary.layout),
+        reference: "all votes".into(),
+        config: None,
+        command: String::new(),
+        splits: Vec::new(),
+        runs: r
+            .runs
+            .iter()
+            .map(|t| Run {
+                arm: t.arm.clone(),
+                n: t.n,
+                split: 42,
+                seed: 0,
+                best_epoch: t.best_epoch,
+                temperature: t.temperature,
+                metrics: t.metrics,
+                offset: 0,
+            })
+            .collect(),
+    }
+}
+
+/// Offers `bytes` as a download named `name`.
+fn download(bytes: &[u8], name: &str) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(a) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+#[component]
+pub fn OwnCard() -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    let ts = expect_context::<TrainSt>();
+    let texts = NodeRef::<html::Input>::new();
+    let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
+    let start = move |_| {
+        let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
+        train::start_own(st, ts, ms.visible.get_untracked(), file);
+    };
+    let progress = move || {
+        let p = ts.phase.get();
+        match (&p, train::progress_text(&p)) {
+            (_, Some((done, text))) => view! {
+                <div class="train-progress">
+                    <progress id="own-progress" max="1" value=done.to_string()></progress>
+                    <span id="own-status">{text}</span>
+                </div>
+            }
+            .into_any(),
+            (Phase::Failed(e), _) => {
+                view! { <p class="error" id="own-error">{e.clone()}</p> }.into_any()
+            }
+            (Phase::Cancelled, _) => {
+                view! { <p class="status" id="own-status">"cancelled"</p> }.into_any()
+            }
+            _ => ().into_any(),
+        }
+    };
+    let result = move || {
+        ts.own.get().map(|r| {
+            let s = &r.summary;
+            let source = if s.cached {
+                "the encoder from this browser's cache".to_string()
+            } else {
+                format!("the encoder downloaded in {:.1} s", s.download_ms / 1000.0)
+            };
+            let sentence = format!(
+                "{} items ({} distinct texts, {}) embedded with {} in {:.1} s ({source}); {} heads trained together in {:.1} s \
+                 ({} epochs) for N = {}, split seed 42, model seed 0. Metrics are on the {} test items (10% held out), \
+                 against all of their votes{}.",
+                s.items, s.texts, s.layout, s.encoder, s.embed_ms / 1000.0, r.heads, s.train_ms / 1000.0, r.epochs_run,
+                s.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
+                s.test_items,
+                if s.test_items < 100 { ": with so few, expect noisy curves" } else { "" }
+            );
+            let notes = s.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
+            let m = Arc::new(manifest(&name(), &r));
+            let bytes = r.embeddings.clone();
+            let file = format!("{}.embeddings.safetensors", name().trim_end_matches(".csv"));
+            view! {
+                <p class="sentence" id="own-summary" data-cached=s.cached.to_string() data-items=s.items.to_string()>{sentence}</p>
+                <ul class="notes" id="own-notes">{notes}</ul>
+                <button id="own-download" on:click=move |_| download(&bytes, &file)>"Download the embeddings (safetensors, as annosat embed writes them)"</button>
+                <Models m=m path=String::new() own=true />
+            }
+        })
+    };
+    view! {
+        <section class="card train" id="own">
+            <h2>"Models on your data"</h2>
+            <p class="hint">
+                {move || format!(
+                    "Embed the items of {} with all-MiniLM-L6-v2 in this tab (tokenizers + candle; nothing leaves the tab) and train \
+                     an MLP head per checked arm and N on the embeddings, over the N grid your votes allow. Texts come from a text \
+                     column of your votes file (text, or premise and hypothesis), or from a texts file: items.jsonl, or a CSV \
+                     item_id,text. The encoder (45 MB) is downloaded once and kept in the browser's cache.",
+                    name()
+                )}
+            </p>
+            <div class="row">
+                <label>"texts file (optional) "<input type="file" id="own-texts" accept=".jsonl,.json,.csv,.tsv,.txt" node_ref=texts /></label>
+                <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Embed and train"</button>
+                <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
+            </div>
+            {progress}
+            {result}
+        </section>
+    }
+}

@@ -1,0 +1,136 @@
+// Models on the user's own data, in real headless Chromium: an upload whose items carry texts is
+// embedded with MiniLM in the tab (tokenizers + candle, the F16 encoder loaded as F32) and heads are
+// trained over the N grid; the embeddings equal `annosat embed` on the same F16 checkpoint within
+// 1e-4 per component; no request leaves the page's origin; a reload takes the encoder from the
+// Cache API; bad text inputs get clear messages and the app keeps its data.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, browser, openApp, idle, shots, root, votesPath } from './harness.mjs';
+
+let server, ctx;
+const requests = [];
+before(async () => {
+  server = await serve();
+  ctx = await browser();
+  ctx.on('request', (r) => requests.push(r.url()));
+});
+after(async () => { await ctx?.close(); await server?.close(); });
+
+const ITEMS = 60;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-own-'));
+
+/** The first ITEMS ChaosNLI-SNLI items: votes, and their premise/hypothesis. */
+function snliSample() {
+  const [header, ...rows] = fs.readFileSync(votesPath('chaosnli_snli'), 'utf8').trim().split('\n');
+  const votes = rows.slice(0, ITEMS).map((r) => r.split(','));
+  const items = new Map(fs.readFileSync(path.join(path.dirname(votesPath('chaosnli_snli')), 'items.jsonl'), 'utf8')
+    .trim().split('\n').map((l) => JSON.parse(l)).map((o) => [o.item_id, o]));
+  return { classes: header.split(',').slice(1), votes, items };
+}
+
+const q = (s) => `"${s.replaceAll('"', '""')}"`;
+const file = (name, text) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+/** Reads a safetensors file's F32 tensors: { name: Float32Array }, and its metadata. */
+function safetensors(buf) {
+  const n = Number(buf.readBigUInt64LE(0));
+  const header = JSON.parse(buf.subarray(8, 8 + n).toString('utf8'));
+  const out = {};
+  for (const [k, v] of Object.entries(header)) {
+    if (k === '__metadata__') continue;
+    const [a, b] = v.data_offsets;
+    const bytes = buf.subarray(8 + n + a, 8 + n + b);
+    out[k] = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  }
+  return { tensors: out, meta: header.__metadata__ };
+}
+
+async function toOwn(page, votesFile) {
+  await page.setInputFiles('#upload', votesFile);
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  await page.click('#tab-models');
+  await page.locator('#own-train').waitFor();
+}
+
+test('an upload with texts: embedded and trained in the tab, embeddings equal the CLI, nothing leaves the tab, the encoder cached', async () => {
+  const { classes, votes, items } = snliSample();
+  const wide = [['item_id', 'premise', 'hypothesis', ...classes].join(','),
+    ...votes.map(([id, ...c]) => [q(id), q(items.get(id).premise), q(items.get(id).hypothesis), ...c].join(','))].join('\n');
+  // The CLI's view of the same items: votes.csv + items.jsonl.
+  const data = path.join(tmp, 'snli60');
+  fs.mkdirSync(data, { recursive: true });
+  fs.writeFileSync(path.join(data, 'votes.csv'), [['item_id', ...classes].join(','), ...votes.map((r) => r.join(','))].join('\n') + '\n');
+  fs.writeFileSync(path.join(data, 'items.jsonl'), votes.map(([id]) => JSON.stringify(items.get(id))).join('\n') + '\n');
+
+  const page = await openApp(ctx, server.url);
+  await toOwn(page, file('snli60.csv', wide));
+  await page.click('#own-train');
+  await page.locator('#own-status').waitFor({ timeout: 60_000 });
+  await page.locator('#own-summary').waitFor({ timeout: 600_000 });
+  assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'false');
+  assert.equal(await page.locator('#own-summary').getAttribute('data-items'), String(ITEMS));
+  assert.equal(await page.locator('[data-model-metric] canvas').count(), 9, 'the model-side panels are drawn');
+  assert.ok(await page.locator('#compare-table tbody tr').count() > 0);
+  await page.screenshot({ path: path.join(shots, 'own-trained.png'), fullPage: true });
+
+  // Embeddings: the tab's download against `annosat embed` on the same (F16) encoder files.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#own-download')]);
+  const mine = safetensors(fs.readFileSync(await dl.path()));
+  const out = execFileSync(process.env.ANNOSAT_CLI, ['embed', '--data', data, '--model-dir', path.join(root, 'public/encoder'),
+    '--cache', path.join(tmp, 'cache')], { encoding: 'utf8' }).trim().split('\n').pop();
+  const cli = safetensors(fs.readFileSync(out));
+  assert.deepEqual(JSON.parse(mine.meta.item_ids), JSON.parse(cli.meta.item_ids));
+  let worst = 0;
+  for (const k of ['premise', 'hypothesis']) {
+    assert.equal(mine.tensors[k].length, ITEMS * 384);
+    for (let i = 0; i < mine.tensors[k].length; i++) worst = Math.max(worst, Math.abs(mine.tensors[k][i] - cli.tensors[k][i]));
+  }
+  console.log(`# embeddings, browser vs annosat embed (${ITEMS} items × 2 texts × 384): largest |difference| ${worst.toExponential(2)}`);
+  fs.writeFileSync(path.join(shots, 'embed-agreement.json'), JSON.stringify({ items: ITEMS, max_abs_diff: worst }));
+  assert.ok(worst <= 1e-4, `embeddings differ by ${worst}`);
+
+  const foreign = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('blob:') && !u.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'every request is to the page\'s own origin');
+  assert.deepEqual(page.errors, []);
+
+  // A reload: the encoder comes from the Cache API, not the network.
+  const before = requests.filter((u) => u.endsWith('encoder/model.safetensors')).length;
+  await page.reload();
+  await idle(page);
+  await toOwn(page, file('snli60.csv', wide));
+  await page.click('#own-train');
+  await page.locator('#own-summary').waitFor({ timeout: 600_000 });
+  assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'true');
+  assert.equal(requests.filter((u) => u.endsWith('encoder/model.safetensors')).length, before, 'no second download');
+});
+
+test('texts that cannot be used get clear messages, and the upload stays', async () => {
+  const page = await openApp(ctx, server.url);
+  const plain = 'item_id,yes,no\na,3,1\nb,0,4\nc,2,2\n';
+  await toOwn(page, file('plain.csv', plain));
+  await page.click('#own-train');
+  await page.locator('#own-error', { hasText: 'no text column' }).waitFor({ timeout: 60_000 });
+  // A texts file whose ids match no vote row.
+  await page.setInputFiles('#own-texts', file('texts.csv', 'item_id,text\nx,hello\ny,bye\n'));
+  await page.click('#own-train');
+  await page.locator('#own-error', { hasText: /none of the 2 ids in texts.csv matches/ }).waitFor({ timeout: 60_000 });
+  // Empty texts.
+  await page.setInputFiles('#own-texts', { name: 'items.jsonl', mimeType: 'application/json',
+    buffer: Buffer.from('{"item_id": "a", "text": ""}\n{"item_id": "b", "text": "  "}\n') });
+  await page.click('#own-train');
+  await page.locator('#own-error', { hasText: /empty/ }).waitFor({ timeout: 60_000 });
+  // Too few items for a train/validation/test split.
+  await page.setInputFiles('#own-texts', file('few.csv', 'item_id,text\na,one\nb,two\nc,three\n'));
+  await page.click('#own-train');
+  await page.locator('#own-error', { hasText: /3 items with text: the model side needs at least 30/ }).waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: path.join(shots, 'own-error.png') });
+  // The app keeps the upload.
+  await page.click('#tab-target');
+  assert.match(await page.locator('#stats').textContent(), /yes, no/);
+  assert.deepEqual(page.errors, []);
+});
