@@ -113,7 +113,8 @@ pub fn OwnCard() -> impl IntoView {
             let bytes = r.embeddings.clone();
             let file = format!("{}.embeddings.safetensors", name().trim_end_matches(".csv"));
             view! {
-                <p class="sentence" id="own-summary" data-cached=s.cached.to_string() data-items=s.items.to_string()>{sentence}</p>
+                <p class="sentence" id="own-summary" data-cached=s.cached.to_string() data-items=s.items.to_string()
+                    data-texts=s.texts.to_string() data-embed-ms=s.embed_ms.to_string()>{sentence}</p>
                 <ul class="notes" id="own-notes">{notes}</ul>
                 <button id="own-download" on:click=move |_| download(&bytes, &file)>"Download the embeddings (safetensors, as annosat embed writes them)"</button>
                 <Models m=m path=String::new() own=true />
