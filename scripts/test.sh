@@ -2,14 +2,17 @@
 # test.sh - run every annosat test on this machine, installing whatever is missing first, and print
 # how long each step took (also when a step fails).
 #   1. setup (scripts/setup.sh: wasm toolchain, Chromium, numpy/scipy, playwright-core)
-#   2. data and model (scripts/fetch-data.sh --app bundles the datasets with the candle-free CLI)
-#   3. cargo test: core (unit, property, shared-data) and trainer/CLI (incl. the numpy reference,
+#   2. data and model (scripts/fetch-data.sh --app bundles the datasets with the candle-free CLI and
+#      writes the F16 encoder copy the model worker downloads)
+#   3. cargo test: core (unit, property, shared-data), heads, encoder, the model worker's upload
+#      handling, and trainer/CLI (incl. the numpy reference,
 #      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit)
 #   4. the download converters (scripts/download) reproduce every shared dataset from its originals
 #   5. the core (with no web dependency) and annosat-heads (training, for the model worker) build
 #      for wasm32
 #   6. the relocatable site (scripts/build-site.sh's trunk build, relative URLs)
-#   7. browser tests in real headless Chromium (tests/browser): the app, the site under a sub-path,
+#   7. browser tests in real headless Chromium (tests/browser): the app, training and embedding in
+#      the tab (train.test.mjs, own.test.mjs), the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
 #   8. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 set -euo pipefail
@@ -46,13 +49,14 @@ export ANNOSAT_DATA
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 export ANNOSAT_MODEL
 
-step "cargo test (core + heads + trainer)"
+step "cargo test (core + heads + encoder + model worker + trainer)"
 # The trainer's bit-identity promise rests on gemm's AVX-512 kernels staying out (feature x86-v4):
 # with them, float sums would depend on the CPU. Fail loudly if a dependency ever turns them on.
 if cargo tree --locked -p annosat-trainer -e features -i gemm-common 2>/dev/null | grep -q 'x86-v4'; then
   echo "gemm's x86-v4 (AVX-512) kernels are enabled: results would differ between CPUs" >&2; exit 1
 fi
-cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-trainer
+cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-encoder -p annosat-trainer \
+  -p annosat-model-worker --features annosat-model-worker/worker
 
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
 python3 scripts/download/test_converters.py
