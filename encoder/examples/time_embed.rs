@@ -16,8 +16,9 @@ fn main() -> anyhow::Result<()> {
         anyhow::bail!("usage: time_embed <dataset dir> <checkpoint dir>");
     };
     let (data, model) = (std::path::Path::new(data), std::path::Path::new(model));
-    let (table, _) = annosat_core::parse_votes(&std::fs::read(data.join("votes.csv"))?, &Default::default())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (table, _) =
+        annosat_core::parse_votes(&std::fs::read(data.join("votes.csv"))?, &Default::default())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     let body = std::fs::read_to_string(data.join("items.jsonl"))?;
     let items = annosat_encoder::texts::parse_jsonl(&body, table.item_ids(), "items.jsonl")?;
     let unique = items.unique_longest_first();

@@ -101,11 +101,16 @@ async fn fetch_cached(
 }
 
 fn eta(done: f64, elapsed_ms: f64) -> String {
+    eta_as(done, elapsed_ms, "about")
+}
+
+/// `bound`: "about", or "at most" where the stage may end early (training stops early).
+fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
     if done <= 0.0 {
         return String::new();
     }
     let left = elapsed_ms / done * (1.0 - done) / 1000.0;
-    format!(" · about {left:.0} s left")
+    format!(" · {bound} {left:.0} s left")
 }
 
 pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
@@ -252,7 +257,7 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
                 format!(
                     "training {heads} heads: epoch {epochs_run} of at most {max_epochs} · mean train loss {:.4}{}",
                     e.train_loss,
-                    eta(f, now_ms() - tt)
+                    eta_as(f, now_ms() - tt, "at most")
                 ),
             );
         },

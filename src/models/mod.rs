@@ -217,6 +217,7 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     let ts = expect_context::<train::TrainSt>();
     let canvas = NodeRef::<html::Canvas>::new();
     let m2 = m.clone();
+    let path2 = path.clone();
     Effect::new(move |_| {
         let (n, logx, x) = (st.n.get(), st.logx.get(), st.x.get() as f64 / 100.0);
         let arms = ms.visible.get();
@@ -238,6 +239,14 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
             leptos::logging::error!("model chart {}: {e}", metric.key());
         }
     });
+    let here_note = move || {
+        ts.done.with(|d| match d {
+            Some(t) if t.export == path2 => Some(view! {
+                <span class="here">{format!("◇ trained in this tab (split seed {}, model seed {})", t.job.split_seed, t.job.model_seed)}</span>
+            }),
+            _ => None,
+        })
+    };
     let caption = move || {
         let x = st.x.get() as f64 / 100.0;
         ms.visible
@@ -252,7 +261,7 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     view! {
         <figure class="chart" data-model-metric=metric.key()>
             <canvas node_ref=canvas width=chart::W.to_string() height=chart::H.to_string() aria-label=metric.label()></canvas>
-            <figcaption class="caps">{move || format!("{}% by: ", st.x.get())}{caption}</figcaption>
+            <figcaption class="caps">{move || format!("{}% by: ", st.x.get())}{caption}{here_note}</figcaption>
         </figure>
     }
 }

@@ -335,10 +335,10 @@ pub fn user_cancel(ts: TrainSt) {
 /// "epoch 12 of at most 31 · 110 heads · train loss 0.812 · about 3 s left".
 pub fn progress_text(p: &Phase) -> Option<(f64, String)> {
     match *p {
-        Phase::Fetching => Some((
-            0.0,
-            "fetching the head features and starting the model worker…".into(),
-        )),
+        Phase::Fetching => Some((0.0, "starting the model worker…".into())),
+        Phase::Stage {
+            ref detail, done, ..
+        } => Some((done, detail.clone())),
         Phase::Running {
             epoch,
             epochs,

@@ -70,7 +70,11 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   const page = await openApp(ctx, server.url);
   await toOwn(page, file('snli60.csv', wide));
   await page.click('#own-train');
-  await page.locator('#own-status').waitFor({ timeout: 60_000 });
+  // One bar across the stages, with the stage's detail and time left.
+  await page.locator('#own-status', { hasText: /embedding: \d+ of \d+ texts|downloading the encoder/ }).waitFor({ timeout: 120_000 });
+  await page.locator('#own-status', { hasText: /training \d+ heads: epoch \d+ of at most 60/ }).waitFor({ timeout: 300_000 });
+  assert.ok(Number(await page.locator('#own-progress').getAttribute('value')) > 0.5, 'the bar has passed download and embedding');
+  await page.screenshot({ path: path.join(shots, 'own-progress.png') });
   await page.locator('#own-summary').waitFor({ timeout: 600_000 });
   assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'false');
   assert.equal(await page.locator('#own-summary').getAttribute('data-items'), String(ITEMS));
