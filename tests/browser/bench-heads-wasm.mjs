@@ -33,7 +33,18 @@ for (let i = 0; i < 3; i++) {
   times.push(Number(await sum.getAttribute('data-ms')));
   const [heads, ep] = [await sum.getAttribute('data-heads'), await sum.getAttribute('data-epochs')];
   if (Number(ep) !== epochs) throw new Error(`the browser ran ${ep} epochs, not ${epochs}`);
-  if (i === 0) console.log(`browser: ${heads} heads, ${ep} epochs`);
+  if (i === 0) {
+    console.log(`browser: ${heads} heads, ${ep} epochs`);
+    // Every run of the group against the export: best epoch and the largest metric difference.
+    let same = 0, worst = 0, n = 0;
+    for (const row of await page.locator('#train-results tbody tr').all()) {
+      const cells = await row.locator('td').allTextContents();
+      n += 1;
+      if (cells[2] === cells[3]) same += 1;
+      worst = Math.max(worst, Number(await row.getAttribute('data-diff')));
+    }
+    console.log(`agreement with the export: ${n} runs, the same best epoch in ${same}, largest metric difference ${worst.toExponential(2)}`);
+  }
 }
 await ctx.close();
 await s.close();
