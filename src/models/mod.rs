@@ -197,9 +197,13 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
     view! {
         <div class="card model-head">
             <p class="sentence">
-                {format!("{}: {} encoder ({}), frozen; an MLP head per arm. Metrics on held-out test items against {}; \
-                          lines are means over {units} runs (model seeds × split seeds), bands their range, dots where {}% of the N=1 → N={} improvement is reached.",
-                    m.dataset, m.encoder, m.features, m.reference, st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
+                {format!("{}: {} encoder ({}), frozen; an MLP head per arm. Metrics on held-out test items against {}; {}, dots where {}% of the N=1 → N={} improvement is reached.",
+                    m.dataset, m.encoder, m.features, m.reference,
+                    match m.units().first() {
+                        Some((split, seed)) if units == 1 => format!("one run per arm and N (split seed {split}, model seed {seed})"),
+                        _ => format!("lines are means over {units} runs (model seeds × split seeds), bands their range"),
+                    },
+                    st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
             </p>
             {heldout_note}
             <div class="arms" id="arm-toggles">{toggles}</div>
