@@ -4,9 +4,7 @@
 
 use annosat_core::metrics::{self, calibration};
 
-/// Bins for Murphy's decomposition and for (Dist-)ECE (15 is the literature's ECE default).
-pub const MURPHY_BINS: usize = 10;
-pub const ECE_BINS: usize = 15;
+pub use annosat_core::metrics::calibration::{ECE_BINS, MURPHY_BINS};
 
 /// The model-side metrics of one run: the exports' type, defined once in the core that reads them.
 pub use annosat_core::models::RunMetrics as Metrics;

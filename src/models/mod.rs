@@ -11,7 +11,9 @@ pub mod train;
 mod train_view;
 
 use crate::state::St;
-use annosat_core::models::{captured_at, paired, Manifest, ModelMetric};
+use annosat_core::models::{
+    arm_description, captured_at, paired, ExportEntry, ExportsIndex, Manifest, ModelMetric,
+};
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
@@ -20,13 +22,6 @@ use std::sync::Arc;
 
 /// Arms shown before the user toggles any.
 const DEFAULT_ARMS: [&str; 5] = ["hard", "ls0.1", "soft", "dirichlet", "temp_hard"];
-
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
-pub struct ExportEntry {
-    pub dataset: String,
-    pub reference: String,
-    pub path: String,
-}
 
 #[derive(Clone, Copy)]
 pub struct ModelsSt {
@@ -90,11 +85,7 @@ pub fn ModelsRoom() -> impl IntoView {
             let r = crate::data::fetch_bytes("models/index.json")
                 .await
                 .and_then(|b| {
-                    #[derive(serde::Deserialize)]
-                    struct Index {
-                        exports: Vec<ExportEntry>,
-                    }
-                    serde_json::from_slice::<Index>(&b)
+                    serde_json::from_slice::<ExportsIndex>(&b)
                         .map(|i| i.exports)
                         .map_err(|e| format!("models/index.json: {e}"))
                 });
@@ -182,12 +173,16 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
                 });
             };
             view! {
-                <label class="arm" style=format!("--c:{}", chart::css(a))>
+                <label class="arm" style=format!("--c:{}", chart::css(a)) title=arm_description(a)>
                     <input type="checkbox" data-arm=a.clone() prop:checked=checked on:change=on />
                     <span class="swatch"></span>{a.clone()}
                 </label>
             }
         })
+        .collect_view();
+    let arm_list = arms
+        .iter()
+        .map(|a| view! { <li><b>{a.clone()}</b>": "{arm_description(a)}</li> })
         .collect_view();
     let panels = ModelMetric::ALL
         .into_iter()
@@ -207,6 +202,10 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
             </p>
             {heldout_note}
             <div class="arms" id="arm-toggles">{toggles}</div>
+            <details class="arm-list" id="arm-list">
+                <summary>"What the arms' targets are"</summary>
+                <ul>{arm_list}</ul>
+            </details>
         </div>
         {(!own).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
         <section class="charts model-charts">{panels}</section>

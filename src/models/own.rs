@@ -5,7 +5,7 @@
 use super::train::{self, OwnResult, Phase, TrainSt};
 use super::{Models, ModelsSt};
 use crate::state::St;
-use annosat_core::models::{Manifest, Run};
+use annosat_core::models::{Manifest, Predictions, Run};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -23,6 +23,7 @@ fn manifest(name: &str, r: &OwnResult) -> Manifest {
         config: None,
         command: String::new(),
         splits: Vec::new(),
+        predictions: Predictions::u16(),
         runs: r
             .runs
             .iter()

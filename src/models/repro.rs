@@ -2,26 +2,8 @@
 //! (written by `annosat repro` from the exports; nothing here is typed into the page).
 
 use leptos::prelude::*;
-use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
-pub struct Repro {
-    pub ours_model: String,
-    pub command: String,
-    pub datasets: Vec<String>,
-    pub rows: Vec<Row>,
-}
-
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
-pub struct Row {
-    pub source: String,
-    pub claim: String,
-    pub published: String,
-    pub published_model: String,
-    pub ours: BTreeMap<String, String>,
-    #[serde(default)]
-    pub note: String,
-}
+use annosat_core::models::Repro;
 
 #[component]
 pub fn ReproRoom() -> impl IntoView {

@@ -201,15 +201,10 @@ fn folder(path: &str) -> &str {
 
 /// Epochs each group of an export ran (the length of its loss curves in training.json).
 async fn group_lengths(path: &str) -> Result<GroupLengths, String> {
-    #[derive(serde::Deserialize)]
-    struct Entry {
-        split: u64,
-        seed: u64,
-        train_loss: Vec<f64>,
-    }
     let url = format!("models/{}training.json", folder(path));
     let bytes = crate::data::fetch_bytes(&url).await?;
-    let list: Vec<Entry> = serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))?;
+    let list: Vec<annosat_core::models::TrainingEntry> =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))?;
     Ok(list
         .into_iter()
         .map(|e| ((e.split, e.seed), e.train_loss.len()))

@@ -4,9 +4,10 @@
 //! a Markdown table.
 
 use crate::util::atomic_write;
-use annosat_core::models::{Manifest, ModelMetric as M};
+use annosat_core::models::{
+    ExportsIndex, Manifest, ModelMetric as M, Repro, ReproRow as Row, REPRO_SCHEMA,
+};
 use anyhow::{Context, Result};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -15,25 +16,6 @@ pub struct Args {
     /// The exports folder (`annosat sweep --out`).
     #[arg(long, default_value = "public/models")]
     pub models: PathBuf,
-}
-
-#[derive(Serialize)]
-struct Repro {
-    schema: &'static str,
-    ours_model: String,
-    command: &'static str,
-    datasets: Vec<String>,
-    rows: Vec<Row>,
-}
-
-#[derive(Serialize)]
-struct Row {
-    source: &'static str,
-    claim: String,
-    published: &'static str,
-    published_model: &'static str,
-    ours: BTreeMap<String, String>,
-    note: String,
 }
 
 const KOHLI: &str = "Kohli 2026";
@@ -116,23 +98,27 @@ fn f3(v: Option<f64>) -> String {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let index: serde_json::Value = serde_json::from_slice(
+    let index: ExportsIndex = serde_json::from_slice(
         &std::fs::read(a.models.join("index.json"))
             .with_context(|| format!("no index.json in {}", a.models.display()))?,
-    )?;
+    )
+    .with_context(|| {
+        format!(
+            "{} is not an exports index",
+            a.models.join("index.json").display()
+        )
+    })?;
     let mut sets: BTreeMap<String, Sweeps> = BTreeMap::new();
-    let entries = index["exports"].as_array().cloned().unwrap_or_default();
+    let entries = index.exports;
     // All-votes sweeps first, so each held-out one finds its dataset.
     for pass in ["all", "heldout"] {
         for e in &entries {
-            if e["reference"].as_str() != Some(pass) {
+            if e.reference != pass {
                 continue;
             }
-            let ds = e["dataset"].as_str().unwrap_or_default().to_string();
-            let m = Manifest::parse(&std::fs::read_to_string(
-                a.models.join(e["path"].as_str().unwrap_or_default()),
-            )?)
-            .map_err(anyhow::Error::msg)?;
+            let ds = e.dataset.clone();
+            let m = Manifest::parse(&std::fs::read_to_string(a.models.join(&e.path))?)
+                .map_err(anyhow::Error::msg)?;
             if pass == "all" {
                 sets.insert(
                     ds,
@@ -148,18 +134,22 @@ pub fn run(a: Args) -> Result<()> {
     }
     let datasets: Vec<String> = sets.keys().cloned().collect();
     let mut rows = Vec::new();
-    let mut row =
-        |source, claim: String, published, model, note: String, f: &dyn Fn(&Sweeps) -> String| {
-            let ours = sets.iter().map(|(d, s)| (d.clone(), f(s))).collect();
-            rows.push(Row {
-                source,
-                claim,
-                published,
-                published_model: model,
-                ours,
-                note,
-            });
-        };
+    let mut row = |source: &str,
+                   claim: String,
+                   published: &str,
+                   model: &str,
+                   note: String,
+                   f: &dyn Fn(&Sweeps) -> String| {
+        let ours = sets.iter().map(|(d, s)| (d.clone(), f(s))).collect();
+        rows.push(Row {
+            source: source.into(),
+            claim,
+            published: published.into(),
+            published_model: model.into(),
+            ours,
+            note,
+        });
+    };
     row(KOHLI, "KL: share of the N=1→100 improvement captured at N=10 (soft)".into(), "87–95%", DEBERTA,
         "ours: on the mean curve over 15 runs, with its N=1 and N=100 values (per-run shares are noise when the improvement is this small)".into(),
         &|s| {
@@ -395,9 +385,9 @@ pub fn run(a: Args) -> Result<()> {
         .map(|s| s.all.encoder.clone())
         .unwrap_or_default();
     let repro = Repro {
-        schema: "annosat-repro/1",
+        schema: REPRO_SCHEMA.into(),
         ours_model: format!("{encoder} (frozen sentence embeddings) + one MLP head per arm, trained by annosat sweep"),
-        command: "annosat repro --models public/models",
+        command: "annosat repro --models public/models".into(),
         datasets: datasets.clone(),
         rows,
     };

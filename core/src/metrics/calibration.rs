@@ -5,6 +5,11 @@
 //! scores |A ∩ B| / |A|, the chance that a uniformly random pick from the predicted arg-max set A
 //! lands in the human majority set B. So a tie never silently favours the lowest class index.
 
+/// Bins per class for Murphy's decomposition of the Brier score, as the model side reports it.
+pub const MURPHY_BINS: usize = 10;
+/// Bins for ECE and Dist-ECE, the literature's default.
+pub const ECE_BINS: usize = 15;
+
 /// Arg-max set as a bit mask (at most 64 classes).
 pub fn argmax_mask(p: &[f64]) -> u64 {
     let best = p.iter().cloned().fold(f64::NEG_INFINITY, f64::max);

@@ -6,15 +6,21 @@
 
 mod compare;
 mod config;
+mod files;
 #[cfg(test)]
 mod tests;
 
 pub use compare::{paired, Paired};
 pub use config::{fnv1a_hex, HeadConfig, SweepConfig, N_GRID};
+pub use files::{
+    arm_description, ExportEntry, ExportsIndex, Predictions, Repro, ReproRow, TrainingEntry,
+    MANIFEST_SCHEMA, REPRO_SCHEMA,
+};
 
 use serde::{Deserialize, Serialize};
 
-/// A sweep's manifest (the fields the readers need; unknown fields are ignored).
+/// A sweep's `manifest.json`, as `annosat sweep` writes it and every reader reads it (field order
+/// is the file's byte order).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
     pub schema: String,
@@ -28,6 +34,8 @@ pub struct Manifest {
     pub config: Option<SweepConfig>,
     pub command: String,
     pub splits: Vec<Split>,
+    #[serde(default)]
+    pub predictions: Predictions,
     pub runs: Vec<Run>,
 }
 
@@ -44,9 +52,10 @@ pub struct Run {
     pub split: u64,
     pub seed: u64,
     pub best_epoch: usize,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
     pub metrics: RunMetrics,
+    /// Index of this run's first value in predictions.bin (in u16 values, not bytes).
     pub offset: usize,
 }
 

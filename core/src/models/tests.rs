@@ -37,6 +37,7 @@ fn manifest(runs: Vec<(&str, u32, u64, u64, f64, f64)>) -> Manifest {
         config: None,
         command: String::new(),
         splits: vec![],
+        predictions: Predictions::u16(),
         runs,
     }
 }
@@ -141,4 +142,70 @@ fn committed_manifests_carry_their_sweep_configuration() {
     assert_eq!(cfg.dataset, "chaosnli_snli");
     assert_eq!(cfg.splits, vec![42, 43, 44]);
     assert_eq!(cfg.head.hidden, 64);
+}
+
+#[test]
+fn labels_name_the_bins_the_metrics_use() {
+    use crate::metrics::calibration::{ECE_BINS, MURPHY_BINS};
+    assert!(ModelMetric::Ece
+        .label()
+        .contains(&format!("({ECE_BINS} bins)")));
+    assert!(ModelMetric::DistEce
+        .label()
+        .contains(&format!("({ECE_BINS} bins)")));
+    let _ = MURPHY_BINS; // Murphy's labels name no bin count; docs/exports.md does (10 per class).
+}
+
+#[test]
+fn every_arm_has_a_description() {
+    for arm in [
+        "hard",
+        "ls0.05",
+        "ls0.1",
+        "ls0.2",
+        "ls0.3",
+        "ls0.5",
+        "soft",
+        "dirichlet",
+        "sls",
+        "multipass",
+        "temp_hard",
+    ] {
+        assert!(!arm_description(arm).contains("does not know"), "{arm}");
+    }
+    assert!(arm_description("ls0.2").contains("0.2"));
+}
+
+#[test]
+fn committed_files_round_trip_through_their_types() {
+    // One type per format: reading and writing a committed file gives its bytes back.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../public/models");
+    let m = std::fs::read(dir.join("chaosnli_snli/manifest.json")).unwrap();
+    let parsed: Manifest = serde_json::from_slice(&m).unwrap();
+    let back = serde_json::to_vec(&parsed).unwrap();
+    if back != m {
+        let at = back
+            .iter()
+            .zip(&m)
+            .position(|(a, b)| a != b)
+            .unwrap_or(back.len().min(m.len()));
+        panic!(
+            "manifest.json differs at byte {at}: ours {:?} vs file {:?}",
+            String::from_utf8_lossy(&back[at.saturating_sub(60)..(at + 60).min(back.len())]),
+            String::from_utf8_lossy(&m[at.saturating_sub(60)..(at + 60).min(m.len())])
+        );
+    }
+    let i = std::fs::read(dir.join("index.json")).unwrap();
+    let parsed: ExportsIndex = serde_json::from_slice(&i).unwrap();
+    assert_eq!(serde_json::to_vec_pretty(&parsed).unwrap(), i, "index.json");
+    let r = std::fs::read(dir.join("reproduction.json")).unwrap();
+    let parsed: Repro = serde_json::from_slice(&r).unwrap();
+    assert_eq!(
+        serde_json::to_vec_pretty(&parsed).unwrap(),
+        r,
+        "reproduction.json"
+    );
+    let t = std::fs::read(dir.join("chaosnli_snli/training.json")).unwrap();
+    let parsed: Vec<TrainingEntry> = serde_json::from_slice(&t).unwrap();
+    assert_eq!(serde_json::to_vec(&parsed).unwrap(), t, "training.json");
 }

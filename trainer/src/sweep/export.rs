@@ -3,67 +3,12 @@
 
 use super::SweepConfig;
 use crate::util::atomic_write;
-use annosat_heads::eval::Metrics;
+use annosat_core::models::{
+    ExportEntry, ExportsIndex, Manifest, Predictions, Run, Split, TrainingEntry, MANIFEST_SCHEMA,
+};
 use annosat_heads::{features, Dataset, GroupResult};
 use anyhow::Result;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
-
-pub const SCHEMA: &str = "annosat-models/1";
-
-#[derive(Serialize)]
-struct Manifest<'a> {
-    schema: &'static str,
-    dataset: &'a str,
-    classes: &'a [String],
-    encoder: &'a str,
-    features: &'a str,
-    /// "all votes" or "held-out 20% of each item's votes".
-    reference: &'static str,
-    config: &'a SweepConfig,
-    /// How to regenerate these files.
-    command: String,
-    splits: Vec<SplitInfo<'a>>,
-    predictions: PredInfo,
-    runs: Vec<RunEntry<'a>>,
-}
-
-#[derive(Serialize)]
-struct SplitInfo<'a> {
-    seed: u64,
-    test_items: Vec<&'a str>,
-}
-
-#[derive(Serialize)]
-struct PredInfo {
-    file: &'static str,
-    dtype: &'static str,
-    layout: &'static str,
-}
-
-#[derive(Serialize)]
-struct RunEntry<'a> {
-    arm: &'a str,
-    n: u32,
-    split: u64,
-    seed: u64,
-    best_epoch: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f64>,
-    metrics: &'a Metrics,
-    /// Index of this run's first value in predictions.bin (in u16 values, not bytes).
-    offset: usize,
-}
-
-#[derive(Serialize)]
-struct TrainingEntry<'a> {
-    arm: &'a str,
-    n: u32,
-    split: u64,
-    seed: u64,
-    train_loss: Vec<f64>,
-    val_loss: Vec<f64>,
-}
 
 fn round5(x: f32) -> f64 {
     let v = x as f64;
@@ -91,32 +36,32 @@ pub fn write(
     let mut pred = Vec::new();
     let mut runs = Vec::new();
     let mut training = Vec::new();
-    let mut splits: Vec<SplitInfo> = Vec::new();
+    let mut splits: Vec<Split> = Vec::new();
     for g in groups {
         if !splits.iter().any(|s| s.seed == g.split) {
-            splits.push(SplitInfo {
+            splits.push(Split {
                 seed: g.split,
                 test_items: g
                     .test_items
                     .iter()
-                    .map(|&i| prep.item_ids[i].as_str())
+                    .map(|&i| prep.item_ids[i].clone())
                     .collect(),
             });
         }
         for r in &g.runs {
-            runs.push(RunEntry {
-                arm: &r.arm,
+            runs.push(Run {
+                arm: r.arm.clone(),
                 n: r.n,
                 split: g.split,
                 seed: g.seed,
                 best_epoch: r.best_epoch,
                 temperature: r.temperature,
-                metrics: &r.metrics,
+                metrics: r.metrics,
                 offset: pred.len() / 2,
             });
             pred.extend(r.probs.iter().flat_map(|p| p.to_le_bytes()));
             training.push(TrainingEntry {
-                arm: &r.arm,
+                arm: r.arm.clone(),
                 n: r.n,
                 split: g.split,
                 seed: g.seed,
@@ -127,24 +72,21 @@ pub fn write(
     }
     let command = command_line(cfg);
     let manifest = Manifest {
-        schema: SCHEMA,
-        dataset: &prep.name,
-        classes: &prep.classes,
-        encoder: &prep.head.encoder,
-        features: &prep.head.layout,
+        schema: MANIFEST_SCHEMA.into(),
+        dataset: prep.name.clone(),
+        classes: prep.classes.clone(),
+        encoder: prep.head.encoder.clone(),
+        features: prep.head.layout.clone(),
         reference: if cfg.heldout {
             "held-out 20% of each item's votes"
         } else {
             "all votes"
-        },
-        config: cfg,
+        }
+        .into(),
+        config: Some(cfg.clone()),
         command,
         splits,
-        predictions: PredInfo {
-            file: "predictions.bin",
-            dtype: "u16 little-endian, probability = value / 65535",
-            layout: "runs in manifest order; per run, the split's test items in order × classes",
-        },
+        predictions: Predictions::u16(),
         runs,
     };
     atomic_write(&dir.join(features::FILE), &prep.head.to_bytes()?)?;
@@ -181,11 +123,17 @@ fn write_index(out: &Path) -> Result<()> {
             ("heldout", format!("{name}/heldout")),
         ] {
             if out.join(&rel).join("manifest.json").exists() {
-                entries.push(serde_json::json!({"dataset": name, "reference": variant, "path": format!("{rel}/manifest.json")}));
+                entries.push(ExportEntry {
+                    dataset: name.clone(),
+                    path: format!("{rel}/manifest.json"),
+                    reference: variant.into(),
+                });
             }
         }
     }
-    let body =
-        serde_json::to_vec_pretty(&serde_json::json!({ "schema": SCHEMA, "exports": entries }))?;
+    let body = serde_json::to_vec_pretty(&ExportsIndex {
+        exports: entries,
+        schema: MANIFEST_SCHEMA.into(),
+    })?;
     atomic_write(&out.join("index.json"), &body)
 }

@@ -37,8 +37,8 @@ pub struct Args {
     /// Annotator budgets (capped at the smallest vote count).
     #[arg(long, value_delimiter = ',', default_values_t = N_GRID)]
     pub ns: Vec<u32>,
-    /// Arms (default: all; temp_hard needs hard).
-    #[arg(long, value_delimiter = ',')]
+    /// Arms, comma-separated (default: all; temp_hard needs hard). `--help` lists them.
+    #[arg(long, value_delimiter = ',', long_help = arms_help())]
     pub arms: Vec<String>,
     /// Item-level split seeds (80% train, 10% validation, 10% test).
     #[arg(long, value_delimiter = ',', default_values_t = [42u64, 43, 44])]
@@ -72,6 +72,21 @@ pub struct Args {
     /// and projecting: the committed exports regenerate bit for bit from them on any CPU.
     #[arg(long)]
     pub head_features: Option<PathBuf>,
+}
+
+/// `--arms`' long help: every arm and what its targets are (annosat_core::models::arm_description).
+fn arms_help() -> String {
+    let mut h = String::from(
+        "Arms, comma-separated (default: all). Each turns an item's N subsampled votes into a training target:",
+    );
+    for arm in Arm::all() {
+        let name = arm.name();
+        h.push_str(&format!(
+            "\n  {name:<10} {}",
+            annosat_core::models::arm_description(&name)
+        ));
+    }
+    h
 }
 
 pub fn run(a: Args) -> Result<()> {
