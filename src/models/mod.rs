@@ -301,7 +301,7 @@ fn Compare(m: Arc<Manifest>) -> impl IntoView {
         let (a, b) = (ms.cmp_a.get(), ms.cmp_b.get());
         ModelMetric::ALL
             .into_iter()
-            .filter(|&k| k != ModelMetric::Unc)
+            .filter(|&k| k.compared())
             .map(|k| {
                 let mean = |arm: &str| {
                     m.curve(arm, k).into_iter().find(|p| p.n == n).map(|p| format!("{:.4}", p.mean)).unwrap_or_else(|| "–".into())

@@ -21,7 +21,7 @@ function meanOf(m, arm, n, key) {
 test('the models room draws every metric per arm and compares arms with the manifest\'s numbers', async () => {
   const page = await openApp(ctx, server.url, '?room=models&n=12');
   await page.locator('#compare-table tbody tr').first().waitFor({ timeout: 60_000 });
-  assert.equal(await page.locator('[data-model-metric] canvas').count(), 9);
+  assert.equal(await page.locator('[data-model-metric] canvas').count(), 10);
   assert.equal(await page.locator('#arm-toggles input[type=checkbox]').count(), 11);
   // N=12 is between trained budgets: the comparison snaps to N=10.
   assert.equal(await page.locator('#cmp-n').textContent(), '10');
@@ -35,7 +35,7 @@ test('the models room draws every metric per arm and compares arms with the mani
   // Toggling an arm adds its x%-captured readout to every panel.
   assert.equal(await page.locator('.cap[data-arm=sls]').count(), 0);
   await page.locator('#arm-toggles input[data-arm=sls]').check();
-  assert.equal(await page.locator('.cap[data-arm=sls]').count(), 9);
+  assert.equal(await page.locator('.cap[data-arm=sls]').count(), 10);
   // Choosing other arms recomputes the comparison.
   await page.selectOption('#cmp-b', 'hard');
   assert.equal(await row.nth(2).textContent(), meanOf(m, 'hard', 10, 'kl').toFixed(4));
@@ -49,7 +49,7 @@ test('every ChaosNLI set has model curves; a dataset without models says how to 
   for (const ds of ['chaosnli_mnli', 'chaosnli_alphanli']) {
     await page.selectOption('#dataset', ds);
     await page.locator('.model-head', { hasText: ds }).waitFor({ timeout: 60_000 });
-    assert.equal(await page.locator('[data-model-metric] canvas').count(), 9);
+    assert.equal(await page.locator('[data-model-metric] canvas').count(), 10);
   }
   await page.selectOption('#dataset', 'cifar10h');
   await page.locator('#no-models').waitFor();

@@ -78,7 +78,7 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   await page.locator('#own-summary').waitFor({ timeout: 600_000 });
   assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'false');
   assert.equal(await page.locator('#own-summary').getAttribute('data-items'), String(ITEMS));
-  assert.equal(await page.locator('[data-model-metric] canvas').count(), 9, 'the model-side panels are drawn');
+  assert.equal(await page.locator('[data-model-metric] canvas').count(), 10, 'the model-side panels are drawn');
   assert.ok(await page.locator('#compare-table tbody tr').count() > 0);
   await page.screenshot({ path: path.join(shots, 'own-trained.png'), fullPage: true });
 

@@ -48,14 +48,19 @@ pub fn brier(pred: &[f64], human: &[f64], k: usize) -> f64 {
         / n as f64
 }
 
-/// Murphy's decomposition of the Brier score, Brier ≈ REL − RES + UNC, summed over classes.
+/// Murphy's decomposition of the Brier score with soft (human) targets, summed over classes:
+/// Brier = REL − RES + UNC + residual.
 ///
 /// Per class k, items are binned by p_k into `bins` equal-width bins; with ȳ_b the mean human
 /// probability and p̄_b the mean forecast in bin b, and ȳ the overall mean:
-/// REL = Σ_b n_b/n (p̄_b − ȳ_b)², RES = Σ_b n_b/n (ȳ_b − ȳ)², UNC = ȳ(1 − ȳ).
-/// With hard 0/1 targets and one forecast value per bin the identity is exact. With soft targets it
-/// is not: the target's own spread (−mean y(1−y) per class) and within-bin forecast spread remain.
-/// That remainder is reported as `residual = brier − (rel − res + unc)`, so nothing is hidden.
+/// REL = Σ_b n_b/n (p̄_b − ȳ_b)², RES = Σ_b n_b/n (ȳ_b − ȳ)², and UNC = Var(y_k), the variance of the
+/// human probabilities over items (for 0/1 targets it is ȳ(1 − ȳ), Murphy's original term).
+/// Why this UNC: within a bin, mean (p − y)² = (p̄_b − ȳ_b)² + Var_b(p) + Var_b(y) − 2 Cov_b(p, y),
+/// and by the law of total variance Σ_b n_b/n Var_b(y) = Var(y) − RES; so the identity closes with
+/// residual = Σ_b n_b/n [Var_b(p) − 2 Cov_b(p, y)], the within-bin terms, which vanish when each bin
+/// holds one forecast value. (With UNC = ȳ(1 − ȳ) and soft targets the residual also carried
+/// −mean y(1 − y), about −0.35 on ChaosNLI, larger than the Brier score itself.) The residual is
+/// reported, never folded in: `residual = brier − (rel − res + unc)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Murphy {
     pub rel: f64,
@@ -82,6 +87,14 @@ pub fn murphy(pred: &[f64], human: &[f64], k: usize, bins: usize) -> Murphy {
             ybar += y;
         }
         ybar /= n as f64;
+        // Two-pass variance (mean of squared deviations), not E[y²] − ȳ²: no cancellation.
+        unc += (0..n)
+            .map(|i| {
+                let d = human[i * k + c] - ybar;
+                d * d
+            })
+            .sum::<f64>()
+            / n as f64;
         for b in 0..bins {
             if cnt[b] == 0 {
                 continue;
@@ -91,7 +104,6 @@ pub fn murphy(pred: &[f64], human: &[f64], k: usize, bins: usize) -> Murphy {
             rel += w * (pb - yb) * (pb - yb);
             res += w * (yb - ybar) * (yb - ybar);
         }
-        unc += ybar * (1.0 - ybar);
     }
     let b = brier(pred, human, k);
     Murphy {

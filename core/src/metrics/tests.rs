@@ -74,11 +74,78 @@ fn brier_and_murphy() {
     assert!(
         (m.rel - 0.13).abs() < 1e-12 && (m.res - 0.5).abs() < 1e-12 && (m.unc - 0.5).abs() < 1e-12
     );
-    // Soft targets leave a visible residual.
+    // Soft targets, one forecast per bin: the identity still closes exactly, with UNC = Var(y).
     let soft = [0.6, 0.4, 0.4, 0.6];
     let s = murphy(&pred, &soft, 2, 15);
-    assert!((s.brier - (s.rel - s.res + s.unc + s.residual)).abs() < 1e-15);
-    assert!(s.residual < 0.0);
+    assert!(s.residual.abs() < 1e-15, "{s:?}");
+    assert!(
+        (s.unc - 2.0 * 0.01).abs() < 1e-15,
+        "Var(y_k) = 0.01 per class: {s:?}"
+    );
+}
+
+/// Several items per bin, soft targets: the residual is exactly the within-bin terms
+/// Σ_b n_b/n [Var_b(p) − 2 Cov_b(p, y)], computed here independently, and UNC is Var(y).
+#[test]
+fn murphy_residual_is_the_within_bin_terms() {
+    let (n, k, bins) = (600, 3, 10);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let norm = |v: [f64; 3]| {
+        let s: f64 = v.iter().sum();
+        v.map(|x| x / s)
+    };
+    let (mut pred, mut human) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        pred.extend(norm([next() + 0.05, next() + 0.05, next() + 0.05]));
+        human.extend(norm([next() * next(), next(), next() + 0.2]));
+    }
+    let m = murphy(&pred, &human, k, bins);
+    let mut within = 0.0;
+    let mut var_y = 0.0;
+    for c in 0..k {
+        let col = |v: &[f64], i: usize| v[i * k + c];
+        let ybar = (0..n).map(|i| col(&human, i)).sum::<f64>() / n as f64;
+        var_y += (0..n).map(|i| (col(&human, i) - ybar).powi(2)).sum::<f64>() / n as f64;
+        for b in 0..bins {
+            let idx: Vec<usize> = (0..n)
+                .filter(|&i| ((col(&pred, i) * bins as f64) as usize).min(bins - 1) == b)
+                .collect();
+            if idx.is_empty() {
+                continue;
+            }
+            let nb = idx.len() as f64;
+            let pm = idx.iter().map(|&i| col(&pred, i)).sum::<f64>() / nb;
+            let ym = idx.iter().map(|&i| col(&human, i)).sum::<f64>() / nb;
+            let vp = idx
+                .iter()
+                .map(|&i| (col(&pred, i) - pm).powi(2))
+                .sum::<f64>()
+                / nb;
+            let cov = idx
+                .iter()
+                .map(|&i| (col(&pred, i) - pm) * (col(&human, i) - ym))
+                .sum::<f64>()
+                / nb;
+            within += nb / n as f64 * (vp - 2.0 * cov);
+        }
+    }
+    assert!((m.unc - var_y).abs() < 1e-12, "{} vs {var_y}", m.unc);
+    assert!(
+        (m.residual - within).abs() < 1e-12,
+        "{} vs {within}",
+        m.residual
+    );
+    assert!((m.brier - (m.rel - m.res + m.unc + m.residual)).abs() < 1e-12);
+    assert!(
+        m.residual.abs() < 0.1 * m.brier,
+        "the within-bin terms are small: {m:?}"
+    );
 }
 
 #[test]

@@ -51,7 +51,15 @@ pub struct SweepConfig {
     pub limit: Option<usize>,
     /// Hash of the head features trained on (FNV-1a of their f16 bytes).
     pub features: String,
+    /// Version of the metric definitions ([`METRICS_VERSION`]); part of the hash, so finished
+    /// groups computed with older definitions are trained again, not reused.
+    #[serde(default)]
+    pub metrics: u32,
 }
+
+/// 2: Murphy's UNC is Σ_k Var(y_k) (was Σ_k ȳ_k(1 − ȳ_k), which left −mean y(1 − y) in the
+/// residual with soft targets).
+pub const METRICS_VERSION: u32 = 2;
 
 impl SweepConfig {
     /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).

@@ -11,7 +11,7 @@ mod files;
 mod tests;
 
 pub use compare::{paired, Paired};
-pub use config::{fnv1a_hex, HeadConfig, SweepConfig, N_GRID};
+pub use config::{fnv1a_hex, HeadConfig, SweepConfig, METRICS_VERSION, N_GRID};
 pub use files::{
     arm_description, ExportEntry, ExportsIndex, Predictions, Repro, ReproRow, TrainingEntry,
     MANIFEST_SCHEMA, REPRO_SCHEMA,
@@ -127,19 +127,21 @@ pub enum ModelMetric {
     Rel,
     Res,
     Unc,
+    Residual,
     Ece,
     DistEce,
     Accuracy,
 }
 
 impl ModelMetric {
-    pub const ALL: [ModelMetric; 9] = [
+    pub const ALL: [ModelMetric; 10] = [
         ModelMetric::Kl,
         ModelMetric::EntropyCorr,
         ModelMetric::Brier,
         ModelMetric::Rel,
         ModelMetric::Res,
         ModelMetric::Unc,
+        ModelMetric::Residual,
         ModelMetric::Ece,
         ModelMetric::DistEce,
         ModelMetric::Accuracy,
@@ -153,6 +155,7 @@ impl ModelMetric {
             ModelMetric::Rel => "rel",
             ModelMetric::Res => "res",
             ModelMetric::Unc => "unc",
+            ModelMetric::Residual => "residual",
             ModelMetric::Ece => "ece",
             ModelMetric::DistEce => "dist_ece",
             ModelMetric::Accuracy => "accuracy",
@@ -171,11 +174,17 @@ impl ModelMetric {
             ModelMetric::Brier => "Brier score (soft targets)",
             ModelMetric::Rel => "Murphy REL (lower is better)",
             ModelMetric::Res => "Murphy RES (higher is better)",
-            ModelMetric::Unc => "Murphy UNC (data only)",
+            ModelMetric::Unc => "Murphy UNC = Σ Var(y_k) (data only)",
+            ModelMetric::Residual => "Brier − (REL − RES + UNC): within-bin terms",
             ModelMetric::Ece => "ECE vs majority (15 bins)",
             ModelMetric::DistEce => "Dist-ECE (15 bins)",
             ModelMetric::Accuracy => "accuracy vs human majority",
         }
+    }
+
+    /// Whether arms are compared on it (UNC is the data's, the residual a check on the identity).
+    pub fn compared(self) -> bool {
+        !matches!(self, ModelMetric::Unc | ModelMetric::Residual)
     }
 
     pub fn higher_is_better(self) -> bool {
@@ -193,6 +202,7 @@ impl ModelMetric {
             ModelMetric::Rel => m.rel,
             ModelMetric::Res => m.res,
             ModelMetric::Unc => m.unc,
+            ModelMetric::Residual => m.residual,
             ModelMetric::Ece => m.ece,
             ModelMetric::DistEce => m.dist_ece,
             ModelMetric::Accuracy => m.accuracy,

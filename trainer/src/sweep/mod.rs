@@ -147,6 +147,7 @@ pub fn run(a: Args) -> Result<()> {
             pca: a.pca,
             limit: a.limit,
             features: prep.head.hash(),
+            metrics: annosat_core::models::METRICS_VERSION,
         };
         let dir = work.join(&prep.name).join(cfg.hash());
         atomic_write(
