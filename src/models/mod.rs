@@ -264,7 +264,16 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     view! {
         <figure class="chart" data-model-metric=metric.key()>
             <canvas node_ref=canvas width=chart::W.to_string() height=chart::H.to_string() aria-label=metric.label()></canvas>
-            <figcaption class="caps">{move || format!("{}% by: ", st.x.get())}{caption}{here_note}</figcaption>
+            <figcaption class="caps">
+                {move || if metric.compared() {
+                    view! { {format!("{}% by: ", st.x.get())}{caption.clone()} }.into_any()
+                } else if metric == ModelMetric::Unc {
+                    view! { <span class="here">"the test items' own spread: the same for every arm"</span> }.into_any()
+                } else {
+                    view! { <span class="here">"what REL − RES + UNC leaves of the Brier score: near 0 when the decomposition holds"</span> }.into_any()
+                }}
+                {here_note}
+            </figcaption>
         </figure>
     }
 }

@@ -35,7 +35,7 @@ test('the models room draws every metric per arm and compares arms with the mani
   // Toggling an arm adds its x%-captured readout to every panel.
   assert.equal(await page.locator('.cap[data-arm=sls]').count(), 0);
   await page.locator('#arm-toggles input[data-arm=sls]').check();
-  assert.equal(await page.locator('.cap[data-arm=sls]').count(), 10);
+  assert.equal(await page.locator('.cap[data-arm=sls]').count(), 8, 'every compared panel (not UNC or the residual)');
   // Choosing other arms recomputes the comparison.
   await page.selectOption('#cmp-b', 'hard');
   assert.equal(await row.nth(2).textContent(), meanOf(m, 'hard', 10, 'kl').toFixed(4));
