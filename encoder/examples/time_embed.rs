@@ -1,6 +1,6 @@
 //! Benchmark helper (not a test): embeds a dataset's distinct texts natively as the app's model
 //! worker does (longest first, batches of 64, the given checkpoint folder) and prints the best of
-//! three times. `scripts/bench-minilm-wasm.sh` runs it on one core beside the same work in the tab.
+//! three times. `scripts/bench-models-wasm.sh` runs it on one core beside the same work in the tab.
 //!
 //!   time_embed <dataset dir with votes.csv + items.jsonl> <checkpoint dir>
 

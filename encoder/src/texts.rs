@@ -178,26 +178,6 @@ impl ItemTexts {
         unique.sort_by_key(|t| std::cmp::Reverse(t.len()));
         unique
     }
-
-    /// Row-major `(items, layout.width(dim))` head features from each distinct text's embedding.
-    pub fn features(&self, dim: usize, embedding: &HashMap<&str, &[f32]>) -> Result<Vec<f32>> {
-        let n = self.texts.first().map_or(0, Vec::len);
-        let mut out = Vec::with_capacity(n * self.layout.width(dim));
-        for i in 0..n {
-            let rows = self
-                .texts
-                .iter()
-                .map(|f| {
-                    embedding
-                        .get(f[i].as_str())
-                        .copied()
-                        .with_context(|| format!("no embedding for {:?}", f[i]))
-                })
-                .collect::<Result<Vec<&[f32]>>>()?;
-            self.layout.combine(&rows, &mut out);
-        }
-        Ok(out)
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Benchmark helper (not a test): trains one sweep group natively — every arm × N of an export, for
 //! one (split seed, model seed), for a fixed number of epochs — and prints the best of three times.
-//! `scripts/bench-heads-wasm.sh` runs it on one core beside the same job in the browser's model worker.
+//! `scripts/bench-models-wasm.sh` runs it on one core beside the same job in the browser's model worker.
 //!
 //!   time_group <features.safetensors> <votes.csv> <manifest.json> <split> <seed> <epochs>
 

@@ -2,7 +2,7 @@
 //! downloaded with progress and stored), the user's items embedded with MiniLM, and heads trained on
 //! the embeddings over the N grid — one progress bar across the three stages.
 
-use crate::protocol::{OwnJob, OwnSummary, TrainResponse, TrainedRun, MAX_TEXTS};
+use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
 use crate::uploads;
 use crate::worker::{now_ms, post, post_with_bytes};
 use annosat_core::models::N_GRID;
@@ -270,18 +270,7 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         ));
     }
     let test_items = result.test_items.len();
-    let runs = result
-        .runs
-        .into_iter()
-        .filter(|r| job.arms.contains(&r.arm))
-        .map(|r| TrainedRun {
-            arm: r.arm,
-            n: r.n,
-            best_epoch: r.best_epoch,
-            temperature: r.temperature,
-            metrics: r.metrics,
-        })
-        .collect();
+    let runs = crate::worker::requested(result.runs, &job.arms);
     let summary = OwnSummary {
         classes: p.table.classes().to_vec(),
         items: p.table.num_items(),

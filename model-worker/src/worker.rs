@@ -56,17 +56,28 @@ fn bytes(v: JsValue, what: &str) -> Result<Vec<u8>> {
 
 /// The arms to train for `names`: temp_hard needs the hard head (it is hard with a temperature).
 pub(crate) fn arms_for(names: &[String]) -> Result<Vec<Arm>> {
-    let mut arms = Vec::new();
-    for s in names {
-        let a = Arm::parse(s).ok_or_else(|| anyhow!("unknown arm {s:?}"))?;
-        if a == Arm::TempHard && !arms.contains(&Arm::Hard) && !names.iter().any(|n| n == "hard") {
-            arms.push(Arm::Hard);
-        }
-        if !arms.contains(&a) {
-            arms.push(a);
-        }
+    let mut arms = names
+        .iter()
+        .map(|s| Arm::parse(s).ok_or_else(|| anyhow!("unknown arm {s:?}")))
+        .collect::<Result<Vec<_>>>()?;
+    if arms.contains(&Arm::TempHard) && !arms.contains(&Arm::Hard) {
+        arms.insert(0, Arm::Hard);
     }
     Ok(arms)
+}
+
+/// The runs the user asked for (not the hard head trained only for temp_hard), as the page sees them.
+pub(crate) fn requested(runs: Vec<annosat_heads::RunResult>, names: &[String]) -> Vec<TrainedRun> {
+    runs.into_iter()
+        .filter(|r| names.contains(&r.arm))
+        .map(|r| TrainedRun {
+            arm: r.arm,
+            n: r.n,
+            best_epoch: r.best_epoch,
+            temperature: r.temperature,
+            metrics: r.metrics,
+        })
+        .collect()
 }
 
 fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result<TrainResponse> {
@@ -114,18 +125,7 @@ fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result
             progress(Some(e.epoch), e.train_loss, e.val_loss);
         },
     )?;
-    let runs = result
-        .runs
-        .into_iter()
-        .filter(|r| job.arms.contains(&r.arm))
-        .map(|r| TrainedRun {
-            arm: r.arm,
-            n: r.n,
-            best_epoch: r.best_epoch,
-            temperature: r.temperature,
-            metrics: r.metrics,
-        })
-        .collect();
+    let runs = requested(result.runs, &job.arms);
     Ok(TrainResponse::Trained {
         id,
         job,

@@ -73,25 +73,6 @@ pub fn OwnCard() -> impl IntoView {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
         train::start_own(st, ts, ms.visible.get_untracked(), file);
     };
-    let progress = move || {
-        let p = ts.phase.get();
-        match (&p, train::progress_text(&p)) {
-            (_, Some((done, text))) => view! {
-                <div class="train-progress">
-                    <progress id="own-progress" max="1" value=done.to_string()></progress>
-                    <span id="own-status">{text}</span>
-                </div>
-            }
-            .into_any(),
-            (Phase::Failed(e), _) => {
-                view! { <p class="error" id="own-error">{e.clone()}</p> }.into_any()
-            }
-            (Phase::Cancelled, _) => {
-                view! { <p class="status" id="own-status">"cancelled"</p> }.into_any()
-            }
-            _ => ().into_any(),
-        }
-    };
     let result = move || {
         ts.own.get().map(|r| {
             let s = &r.summary;
@@ -139,7 +120,7 @@ pub fn OwnCard() -> impl IntoView {
                 <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Embed and train"</button>
                 <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
             </div>
-            {progress}
+            <train::PhaseLine prefix="own" />
             {result}
         </section>
     }

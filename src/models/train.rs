@@ -356,3 +356,29 @@ pub fn progress_text(p: &Phase) -> Option<(f64, String)> {
         _ => None,
     }
 }
+
+/// The job's state under a card: one progress bar with its line, the error, or "cancelled".
+/// Element ids are `<prefix>-progress`, `<prefix>-status` and `<prefix>-error`.
+#[component]
+pub fn PhaseLine(prefix: &'static str) -> impl IntoView {
+    let ts = expect_context::<TrainSt>();
+    move || {
+        let p = ts.phase.get();
+        match (&p, progress_text(&p)) {
+            (_, Some((done, text))) => view! {
+                <div class="train-progress">
+                    <progress id=format!("{prefix}-progress") max="1" value=done.to_string()></progress>
+                    <span id=format!("{prefix}-status")>{text}</span>
+                </div>
+            }
+            .into_any(),
+            (Phase::Failed(e), _) => {
+                view! { <p class="error" id=format!("{prefix}-error")>{e.clone()}</p> }.into_any()
+            }
+            (Phase::Cancelled, _) => {
+                view! { <p class="status" id=format!("{prefix}-status")>"cancelled"</p> }.into_any()
+            }
+            _ => ().into_any(),
+        }
+    }
+}

@@ -38,25 +38,6 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
         let arms = ms.visible.get_untracked();
         train::start(st, ts, p2.clone(), m2.clone(), arms, grid.clone());
     };
-    let progress = move || {
-        let p = ts.phase.get();
-        match (&p, train::progress_text(&p)) {
-            (_, Some((done, text))) => view! {
-                <div class="train-progress">
-                    <progress id="train-progress" max="1" value=done.to_string()></progress>
-                    <span id="train-status">{text}</span>
-                </div>
-            }
-            .into_any(),
-            (Phase::Failed(e), _) => {
-                view! { <p class="error" id="train-error">{e.clone()}</p> }.into_any()
-            }
-            (Phase::Cancelled, _) => {
-                view! { <p class="status" id="train-status">"cancelled"</p> }.into_any()
-            }
-            _ => ().into_any(),
-        }
-    };
     let m3 = m.clone();
     let path3 = path.clone();
     let results = move || {
@@ -84,7 +65,7 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
                 <button id="train-grid" disabled=running on:click=over_grid>"Train over the N grid"</button>
                 <button id="train-cancel" disabled=move || !running() on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
             </div>
-            {progress}
+            <train::PhaseLine prefix="train" />
             {results}
         </section>
     }

@@ -1,7 +1,7 @@
 // Benchmark (not a test): one sweep group — every arm × N of the SNLI export for split seed 42,
 // model seed 0, as many epochs as that group ran — trained in the browser's model worker (one
 // thread, wasm simd128) and natively on one core (taskset), in one run. Prints the ratio.
-//   node tests/browser/bench-heads-wasm.mjs     (scripts/bench-heads-wasm.sh sets everything up)
+//   node tests/browser/bench-heads-wasm.mjs     (scripts/bench-models-wasm.sh sets everything up)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

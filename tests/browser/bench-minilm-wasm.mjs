@@ -2,7 +2,7 @@
 // thread, wasm simd128) against the same work natively on one core, in one run: the distinct texts
 // of the first ITEMS ChaosNLI-SNLI items, longest first, batches of 64, the F16 encoder copy loaded
 // as F32 on both sides. Prints the ratio.
-//   node tests/browser/bench-minilm-wasm.mjs [items]     (scripts/bench-minilm-wasm.sh sets up)
+//   node tests/browser/bench-minilm-wasm.mjs [items]     (scripts/bench-models-wasm.sh sets up)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -20,13 +20,7 @@ pub(super) fn parse_long(
         .collect();
     let (c_item, c_ann, c_label) = (vote_cols[0], vote_cols[1], vote_cols[2]);
     let width = header.len();
-    let mut texts: Vec<TextColumn> = text_cols
-        .iter()
-        .map(|&j| TextColumn {
-            name: header[j].clone(),
-            values: Vec::new(),
-        })
-        .collect();
+    let mut texts = TextColumn::empty(header, text_cols);
     let mut item_index: HashMap<String, u32> = HashMap::new();
     let mut item_ids: Vec<String> = Vec::new();
     let mut annotator_index: HashMap<String, u32> = HashMap::new();

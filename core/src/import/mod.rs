@@ -38,6 +38,61 @@ pub struct TextColumn {
     pub values: Vec<String>,
 }
 
+impl TextColumn {
+    /// One empty column per index of `cols` in `header`.
+    pub(crate) fn empty(header: &[String], cols: &[usize]) -> Vec<TextColumn> {
+        cols.iter()
+            .map(|&j| TextColumn {
+                name: header[j].clone(),
+                values: Vec::new(),
+            })
+            .collect()
+    }
+}
+
+/// Indices of the text columns in a header (never the first: that is the item id).
+fn text_columns(header: &[String]) -> Vec<usize> {
+    (1..header.len())
+        .filter(|&j| TEXT_COLUMNS.contains(&header[j].to_ascii_lowercase().as_str()))
+        .collect()
+}
+
+/// A CSV ready past its header.
+struct OpenCsv<'a> {
+    /// Length after a UTF-8 BOM (for progress).
+    len: usize,
+    delimiter: u8,
+    reader: csv::Reader<&'a [u8]>,
+    /// The header's cells, trimmed.
+    header: Vec<String>,
+}
+
+/// Strips a BOM, sniffs the delimiter and reads the header; empty or whitespace-only input is
+/// [`ImportErrorKind::Empty`]. Shared by vote files and texts files.
+fn open_csv(bytes: &[u8]) -> Result<OpenCsv<'_>, ImportError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(ImportError::whole(ImportErrorKind::Empty));
+    }
+    let delimiter = sniff_delimiter(bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(bytes);
+    let header = match reader.records().next() {
+        None => return Err(ImportError::whole(ImportErrorKind::Empty)),
+        Some(r) => r.map_err(csv_error)?,
+    };
+    let header = header.iter().map(|s| s.trim().to_string()).collect();
+    Ok(OpenCsv {
+        len: bytes.len(),
+        delimiter,
+        reader,
+        header,
+    })
+}
+
 /// Which of the two layouts a file used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -69,28 +124,17 @@ pub fn parse_votes_with_progress(
     opts: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(VoteTable, ImportReport), ImportError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let len = bytes.len().max(1) as f64;
+    let OpenCsv {
+        len,
+        delimiter,
+        mut reader,
+        header,
+    } = open_csv(bytes)?;
+    let len = len.max(1) as f64;
     let mut seen = 0usize;
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(ImportError::whole(ImportErrorKind::Empty));
-    }
-    let delimiter = sniff_delimiter(bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(bytes);
-    let mut records = reader.records();
-    let header = match records.next() {
-        None => return Err(ImportError::whole(ImportErrorKind::Empty)),
-        Some(r) => r.map_err(csv_error)?,
-    };
-    let header: Vec<String> = header.iter().map(|s| s.trim().to_string()).collect();
+    let records = reader.records();
     let lower: Vec<String> = header.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let text_cols: Vec<usize> = (1..lower.len())
-        .filter(|&j| TEXT_COLUMNS.contains(&lower[j].as_str()))
-        .collect();
+    let text_cols = text_columns(&header);
     let votes_lower: Vec<&str> = (0..lower.len())
         .filter(|j| !text_cols.contains(j))
         .map(|j| lower[j].as_str())
@@ -209,24 +253,11 @@ pub(crate) fn parse_count(raw: &str) -> Result<u32, ImportErrorKind> {
 /// A texts file beside a vote file: CSV with the item id first and text columns (see
 /// [`TEXT_COLUMNS`]); other columns are ignored. Returns the ids and the text columns, row order.
 pub fn parse_texts_csv(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextColumn>), ImportError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(ImportError::whole(ImportErrorKind::Empty));
-    }
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(sniff_delimiter(bytes))
-        .from_reader(bytes);
-    let mut records = reader.records();
-    let header = match records.next() {
-        None => return Err(ImportError::whole(ImportErrorKind::Empty)),
-        Some(r) => r.map_err(csv_error)?,
-    };
-    let header: Vec<String> = header.iter().map(|s| s.trim().to_string()).collect();
-    let text_cols: Vec<usize> = (1..header.len())
-        .filter(|&j| TEXT_COLUMNS.contains(&header[j].to_ascii_lowercase().as_str()))
-        .collect();
+    let OpenCsv {
+        mut reader, header, ..
+    } = open_csv(bytes)?;
+    let records = reader.records();
+    let text_cols = text_columns(&header);
     if text_cols.is_empty() {
         return Err(ImportError::line(
             1,
@@ -236,13 +267,7 @@ pub fn parse_texts_csv(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextColumn>), I
         ));
     }
     let mut ids = Vec::new();
-    let mut cols: Vec<TextColumn> = text_cols
-        .iter()
-        .map(|&j| TextColumn {
-            name: header[j].clone(),
-            values: Vec::new(),
-        })
-        .collect();
+    let mut cols = TextColumn::empty(&header, &text_cols);
     for rec in records {
         let rec = rec.map_err(csv_error)?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
@@ -282,13 +307,7 @@ fn parse_wide<'a>(
         .filter(|j| !text_cols.contains(j))
         .collect();
     let classes: Vec<String> = class_cols.iter().map(|&j| header[j].clone()).collect();
-    let mut texts: Vec<TextColumn> = text_cols
-        .iter()
-        .map(|&j| TextColumn {
-            name: header[j].clone(),
-            values: Vec::new(),
-        })
-        .collect();
+    let mut texts = TextColumn::empty(header, text_cols);
     validate_classes(&classes)?;
     // Numeric class names (0/1, a 1..5 scale) are common, so a numeric header row is data only
     // when its first cell is not an id column name either.
