@@ -1,6 +1,7 @@
 //! One group: every trained arm at every N for one (split seed, model seed), trained together.
 
 use crate::arms::{self, Arm, RunTargets};
+use crate::baselines;
 use crate::eval::{self, Metrics};
 use crate::features::HeadFeatures;
 use crate::mlp::{self, EpochReport, HeadConfig, Inputs, TrainTargets};
@@ -91,8 +92,12 @@ pub struct RunResult {
     pub arm: String,
     pub n: u32,
     pub best_epoch: usize,
+    /// Distinct votes per item the run's targets used up to its best epoch (`Arm::votes_used`).
+    pub votes_used: u32,
     /// The fitted temperature (temp_hard only).
     pub temperature: Option<f64>,
+    /// The number of neighbours chosen on validation (knn only).
+    pub neighbours: Option<u32>,
     pub metrics: Metrics,
     pub train_loss: Vec<f32>,
     pub val_loss: Vec<f32>,
@@ -100,30 +105,45 @@ pub struct RunResult {
     pub probs: Vec<u16>,
 }
 
-struct Targets {
+struct Targets<'a> {
     statics: Vec<f32>,
     /// (head index, run) of the arms whose target changes per epoch.
     dynamic: Vec<(usize, RunTargets)>,
-    orders: Vec<Vec<u16>>,
+    /// Every run, by head index.
+    runs: &'a [RunTargets],
+    /// The training items (dataset rows), their shuffled_sls partners, and every item's vote order.
+    train: &'a [usize],
+    partners: Vec<usize>,
+    orders: &'a [Vec<u16>],
     k: usize,
 }
 
-impl TrainTargets for Targets {
+impl TrainTargets for Targets<'_> {
     fn fill(&mut self, epoch: usize, out: &mut [f32]) {
         out.copy_from_slice(&self.statics);
-        let (n_tr, k) = (self.orders.len(), self.k);
+        let (n_tr, k) = (self.train.len(), self.k);
         for &(h, run) in &self.dynamic {
-            let mut rng = run.epoch_stream(epoch);
             let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
-            for (i, order) in self.orders.iter().enumerate() {
-                run.epoch_row(order, epoch, &mut rng, &mut block[i * k..(i + 1) * k]);
+            for (i, &item) in self.train.iter().enumerate() {
+                let from = if run.arm == Arm::ShuffledSls {
+                    self.partners[i]
+                } else {
+                    item
+                };
+                let row = &mut block[i * k..(i + 1) * k];
+                run.epoch_row(from, &self.orders[from], epoch, row);
             }
         }
+    }
+
+    fn first_eligible(&self, head: usize) -> usize {
+        let r = self.runs[head];
+        r.arm.first_eligible_epoch(r.n)
     }
 }
 
 /// Static targets of `runs` for the items `rows`: `(runs, rows, K)`.
-fn static_targets(runs: &[RunTargets], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
+pub(crate) fn static_targets(runs: &[RunTargets], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
     let mut out = vec![0f32; runs.len() * rows.len() * k];
     for (h, run) in runs.iter().enumerate() {
         for (j, &item) in rows.iter().enumerate() {
@@ -172,11 +192,13 @@ pub fn train_group(
         .filter(|(_, r)| r.arm.per_epoch())
         .map(|(h, &r)| (h, r))
         .collect();
-    let train_orders: Vec<Vec<u16>> = parts[0].iter().map(|&i| orders[i].clone()).collect();
     let mut targets = Targets {
         statics,
         dynamic,
-        orders: train_orders,
+        runs: &runs,
+        train: &parts[0],
+        partners: arms::partners(&parts[0], split_seed, model_seed),
+        orders: &orders,
         k,
     };
     let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
@@ -197,9 +219,32 @@ pub fn train_group(
         .flat_map(|&i| prep.reference[i * k..(i + 1) * k].iter().copied())
         .collect();
     let n_val = parts[1].len();
-    let mut runs = Vec::new();
+    let near = arm_list
+        .iter()
+        .any(|a| *a == Arm::Knn)
+        .then(|| baselines::Neighbours::new(prep, &parts));
+    let mut results = Vec::new();
     for &arm in arm_list {
         for &n in ns {
+            if arm.baseline() {
+                let near = near.as_ref();
+                let b = baselines::predict(
+                    arm, n, prep, &parts, &orders, split_seed, model_seed, near,
+                );
+                results.push(RunResult {
+                    arm: arm.name(),
+                    n,
+                    best_epoch: 0,
+                    votes_used: n,
+                    temperature: None,
+                    neighbours: b.neighbours,
+                    metrics: eval::metrics(&b.probs, &human, k),
+                    train_loss: Vec::new(),
+                    val_loss: Vec::new(),
+                    probs: quantise(&b.probs),
+                });
+                continue;
+            }
             let (h, temperature) = if arm == Arm::TempHard {
                 let h = head_of(Arm::Hard, n).expect("hard is trained");
                 // Fit T against the validation items' p_N: the same N votes, never the full distribution.
@@ -211,18 +256,17 @@ pub fn train_group(
             };
             let o = &outs[h];
             let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));
-            runs.push(RunResult {
+            results.push(RunResult {
                 arm: arm.name(),
                 n,
                 best_epoch: o.best_epoch,
+                votes_used: arm.votes_used(n, o.best_epoch),
                 temperature,
+                neighbours: None,
                 metrics: eval::metrics(&probs, &human, k),
                 train_loss: o.train_loss.clone(),
                 val_loss: o.val_loss.clone(),
-                probs: probs
-                    .iter()
-                    .map(|&p| (p * 65535.0).round() as u16)
-                    .collect(),
+                probs: quantise(&probs),
             });
         }
     }
@@ -230,6 +274,11 @@ pub fn train_group(
         split: split_seed,
         seed: model_seed,
         test_items: test.clone(),
-        runs,
+        runs: results,
     })
+}
+
+/// Probabilities as the exports store them: round(p · 65535).
+fn quantise(probs: &[f64]) -> Vec<u16> {
+    probs.iter().map(|&p| (p * 65535.0).round() as u16).collect()
 }

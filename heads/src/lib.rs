@@ -3,6 +3,7 @@
 //!
 //! - [`split`]: the item split of a split seed, and the seeds' names and stream keys;
 //! - [`arms`]: an arm's training targets from an item's N subsampled votes;
+//! - [`baselines`]: the constant and nearest-neighbour predictors every arm is compared with;
 //! - [`mlp`]: ~110 MLP heads trained as one batched candle model, with a fused AdamW (threaded
 //!   natively, serial in wasm32) and early stopping;
 //! - [`eval`]: metrics of predictions through annosat-core, and the temperature fit;
@@ -10,6 +11,7 @@
 //! - [`features`]: the f16 head features a group trains on, as exported beside the sweep.
 
 pub mod arms;
+pub mod baselines;
 pub mod eval;
 pub mod features;
 pub mod group;

@@ -81,6 +81,11 @@ pub struct EpochReport {
 /// Fills the `(heads, n_train, K)` training targets for an epoch (static arms write the same each time).
 pub trait TrainTargets {
     fn fill(&mut self, epoch: usize, out: &mut [f32]);
+    /// The first epoch whose model head `head` may keep (sls and multipass wait until every vote
+    /// has been delivered; see `arms::Arm::first_eligible_epoch`).
+    fn first_eligible(&self, _head: usize) -> usize {
+        0
+    }
 }
 
 struct Params {
@@ -279,6 +284,9 @@ pub fn train(
         })
         .collect();
     let mut best = vec![f32::INFINITY; m];
+    let first: Vec<usize> = (0..m)
+        .map(|j| targets.first_eligible(j).min(cfg.epochs.saturating_sub(1)))
+        .collect();
     let mut since_improved = 0;
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
@@ -308,7 +316,7 @@ pub fn train(
         for (j, o) in outs.iter_mut().enumerate() {
             o.train_loss.push(train_sum[j] / n_tr as f32);
             o.val_loss.push(val_loss[j]);
-            if val_loss[j] < best[j] {
+            if epoch >= first[j] && val_loss[j] < best[j] {
                 best[j] = val_loss[j];
                 improved = true;
                 o.best_epoch = epoch;

@@ -81,7 +81,12 @@ pub struct TrainedRun {
     pub arm: String,
     pub n: u32,
     pub best_epoch: usize,
+    /// Distinct votes per item used up to the best epoch (see `annosat_core::models::Run`).
+    #[serde(default)]
+    pub votes_used: u32,
     pub temperature: Option<f64>,
+    #[serde(default)]
+    pub neighbours: Option<u32>,
     pub metrics: RunMetrics,
 }
 

@@ -74,7 +74,9 @@ pub(crate) fn requested(runs: Vec<annosat_heads::RunResult>, names: &[String]) -
             arm: r.arm,
             n: r.n,
             best_epoch: r.best_epoch,
+            votes_used: r.votes_used,
             temperature: r.temperature,
+            neighbours: r.neighbours,
             metrics: r.metrics,
         })
         .collect()

@@ -33,7 +33,9 @@ fn manifest(name: &str, r: &OwnResult) -> Manifest {
                 split: 42,
                 seed: 0,
                 best_epoch: t.best_epoch,
+                votes_used: t.votes_used,
                 temperature: t.temperature,
+                neighbours: t.neighbours,
                 metrics: t.metrics,
                 offset: 0,
             })

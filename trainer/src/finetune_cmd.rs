@@ -143,6 +143,9 @@ pub fn run(a: Args) -> Result<()> {
     if arm == Arm::TempHard {
         bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
     }
+    if arm.baseline() || arm == Arm::ShuffledSls {
+        bail!("{} is a sweep control or baseline; `annosat sweep` computes it", arm.name());
+    }
     let dev = device(&a.device)?;
     let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
@@ -197,14 +200,13 @@ pub fn run(a: Args) -> Result<()> {
                 split_seed: a.split,
                 model_seed: a.seed,
             };
-            let mut sls = run.epoch_stream(epoch);
             let (mut sum, mut cnt) = (0.0, 0usize);
             for rows in order.chunks(a.batch) {
                 let mut tgt = vec![0f32; rows.len() * k];
                 for (j, &i) in rows.iter().enumerate() {
                     let row = &mut tgt[j * k..(j + 1) * k];
                     if arm.per_epoch() {
-                        run.epoch_row(&orders[i], epoch, &mut sls, row);
+                        run.epoch_row(i, &orders[i], epoch, row);
                     } else {
                         run.static_row(i, &orders[i], k, row);
                     }

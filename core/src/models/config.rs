@@ -57,9 +57,11 @@ pub struct SweepConfig {
     pub metrics: u32,
 }
 
-/// 2: Murphy's UNC is Σ_k Var(y_k) (was Σ_k ȳ_k(1 − ȳ_k), which left −mean y(1 − y) in the
-/// residual with soft targets).
-pub const METRICS_VERSION: u32 = 2;
+/// Version of the metric and arm definitions. 2: Murphy's UNC is Σ_k Var(y_k) (was
+/// Σ_k ȳ_k(1 − ȳ_k), which left −mean y(1 − y) in the residual with soft targets). 3: sls and
+/// multipass deal all N votes over 4 epochs (were one vote per epoch, so early stopping cut them at
+/// 5–13 votes); the deterministic and shuffled_sls controls and the constant and knn baselines.
+pub const METRICS_VERSION: u32 = 3;
 
 impl SweepConfig {
     /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).

@@ -52,8 +52,16 @@ pub struct Run {
     pub split: u64,
     pub seed: u64,
     pub best_epoch: usize,
+    /// Distinct votes per item the run's targets used up to its best epoch: N for every arm but
+    /// `deterministic` (its first visit's votes). sls and multipass keep a best epoch only once all
+    /// N votes have been delivered (`annosat_heads::arms`), which this records.
+    #[serde(default)]
+    pub votes_used: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
+    /// Neighbourhood size chosen on validation (the `knn` baseline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<u32>,
     pub metrics: RunMetrics,
     /// Index of this run's first value in predictions.bin (in u16 values, not bytes).
     pub offset: usize,

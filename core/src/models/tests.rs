@@ -10,7 +10,9 @@ fn manifest(runs: Vec<(&str, u32, u64, u64, f64, f64)>) -> Manifest {
             split,
             seed,
             best_epoch: 0,
+            votes_used: n,
             temperature: None,
+            neighbours: None,
             metrics: RunMetrics {
                 kl,
                 jsd: 0.0,

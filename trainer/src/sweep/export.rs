@@ -55,7 +55,9 @@ pub fn write(
                 split: g.split,
                 seed: g.seed,
                 best_epoch: r.best_epoch,
+                votes_used: r.votes_used,
                 temperature: r.temperature,
+                neighbours: r.neighbours,
                 metrics: r.metrics,
                 offset: pred.len() / 2,
             });

@@ -1,0 +1,138 @@
+//! The two baselines drawn beside every arm: what a model must beat before it can be said to have
+//! learned anything about items.
+//!
+//! - `constant`: every test item gets the training items' mean p_N — the best prediction that
+//!   ignores the item (its KL is the floor of "knows the label prior only");
+//! - `knn`: the mean p_N of the k training items nearest in head-feature space (cosine), shrunk
+//!   towards the constant by one pseudo-item, `(Σ p_N + constant) / (k + 1)`, so that no class gets
+//!   probability 0 from a unanimous neighbourhood; k ∈ {5, 10, 20, 50, 100} is chosen by the lowest
+//!   cross-entropy to the validation items' p_N (the same N votes, never the full distribution).
+//!
+//! Both use the run's N votes (the vote order of its model seed), like every trained arm.
+
+use crate::arms::{Arm, RunTargets};
+use crate::group::{static_targets, Dataset};
+
+/// The candidate neighbourhood sizes.
+pub const KS: [usize; 5] = [5, 10, 20, 50, 100];
+
+/// A baseline's test predictions (row-major, items × K) and its chosen k (knn).
+pub struct Baseline {
+    pub probs: Vec<f64>,
+    pub neighbours: Option<u32>,
+}
+
+/// The validation and test items' nearest training items (positions in the training list, nearest
+/// first, at most the largest k): computed once per group, used at every N.
+pub struct Neighbours {
+    val: Vec<Vec<usize>>,
+    test: Vec<Vec<usize>>,
+}
+
+impl Neighbours {
+    pub fn new(prep: &Dataset, parts: &[Vec<usize>; 3]) -> Self {
+        let w = prep.head.width;
+        let unit = |i: usize| -> Vec<f64> {
+            let v: Vec<f64> = prep.head.values[i * w..(i + 1) * w]
+                .iter()
+                .map(|&x| x as f64)
+                .collect();
+            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
+            v.into_iter().map(|x| x / norm).collect()
+        };
+        let train: Vec<Vec<f64>> = parts[0].iter().map(|&i| unit(i)).collect();
+        let keep = KS[KS.len() - 1].min(train.len());
+        // Training items by decreasing cosine similarity (ties by position: deterministic).
+        let ranked = |item: &usize| -> Vec<usize> {
+            let q = unit(*item);
+            let sim: Vec<f64> = train
+                .iter()
+                .map(|t| t.iter().zip(&q).map(|(a, b)| a * b).sum())
+                .collect();
+            let mut idx: Vec<usize> = (0..train.len()).collect();
+            idx.sort_by(|&a, &b| sim[b].total_cmp(&sim[a]).then(a.cmp(&b)));
+            idx.truncate(keep);
+            idx
+        };
+        Neighbours {
+            val: parts[1].iter().map(ranked).collect(),
+            test: parts[2].iter().map(ranked).collect(),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // one run's data, split, votes, seeds and neighbours
+pub fn predict(
+    arm: Arm,
+    n: u32,
+    prep: &Dataset,
+    parts: &[Vec<usize>; 3],
+    orders: &[Vec<u16>],
+    split_seed: u64,
+    model_seed: u64,
+    near: Option<&Neighbours>,
+) -> Baseline {
+    let k = prep.classes.len();
+    let run = RunTargets {
+        arm: Arm::Soft,
+        n,
+        split_seed,
+        model_seed,
+    };
+    let pn: Vec<f64> = static_targets(&[run], &parts[0], orders, k)
+        .iter()
+        .map(|&x| x as f64)
+        .collect();
+    let n_tr = parts[0].len();
+    let mut constant = vec![0.0; k];
+    for row in pn.chunks_exact(k) {
+        for (c, &p) in constant.iter_mut().zip(row) {
+            *c += p / n_tr as f64;
+        }
+    }
+    let n_test = parts[2].len();
+    if arm == Arm::Constant {
+        return Baseline {
+            probs: (0..n_test).flat_map(|_| constant.iter().copied()).collect(),
+            neighbours: None,
+        };
+    }
+    assert_eq!(arm, Arm::Knn, "only constant and knn are baselines");
+    let near = near.expect("knn needs the neighbours");
+    let predict_k = |nearest: &[usize], kk: usize| -> Vec<f64> {
+        let mut out = constant.clone();
+        for &j in &nearest[..kk] {
+            for (o, &p) in out.iter_mut().zip(&pn[j * k..(j + 1) * k]) {
+                *o += p;
+            }
+        }
+        out.iter().map(|x| x / (kk + 1) as f64).collect()
+    };
+    let ks: Vec<usize> = KS.iter().copied().filter(|&kk| kk <= n_tr).collect();
+    let ks = if ks.is_empty() { vec![n_tr] } else { ks };
+    let val_pn = static_targets(&[run], &parts[1], orders, k);
+    let ce = |kk: usize| -> f64 {
+        near.val
+            .iter()
+            .zip(val_pn.chunks_exact(k))
+            .map(|(r, y)| {
+                let q = predict_k(r, kk);
+                -y.iter()
+                    .zip(&q)
+                    .map(|(&t, &p)| t as f64 * libm::log(p.max(1e-15)))
+                    .sum::<f64>()
+            })
+            .sum()
+    };
+    let best = ks
+        .iter()
+        .copied()
+        .map(|kk| (kk, ce(kk)))
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+        .map(|(kk, _)| kk)
+        .expect("at least one k");
+    Baseline {
+        probs: near.test.iter().flat_map(|r| predict_k(r, best)).collect(),
+        neighbours: Some(best as u32),
+    }
+}
