@@ -4,7 +4,7 @@
 use crate::chart::{self, CurveChart};
 use crate::items_view::ItemsView;
 use crate::models::{repro::ReproRoom, ModelsRoom, ModelsSt};
-use crate::state::{Room, St, Status, UPLOADED};
+use crate::state::{Room, St, Status, SYNTHETIC, UPLOADED};
 use crate::upload::Upload;
 use crate::{bridge, data, export, url};
 use annosat_core::curves::{Curves, Metric};
@@ -25,11 +25,15 @@ pub fn App() -> impl IntoView {
         match data::fetch_index().await {
             Ok(index) => {
                 let name = wanted
-                    .filter(|w| index.iter().any(|e| &e.name == w))
+                    .filter(|w| w == SYNTHETIC || index.iter().any(|e| &e.name == w))
                     .unwrap_or_else(|| crate::state::DEFAULT_DATASET.to_string());
                 st.index.set(index);
                 st.dataset.set(name.clone());
-                data::open_bundled(st, name);
+                if name == SYNTHETIC {
+                    data::open_synthetic(st);
+                } else {
+                    data::open_bundled(st, name);
+                }
             }
             Err(e) => st.status.set(Status::Failed(e)),
         }
@@ -91,7 +95,10 @@ fn DataCard() -> impl IntoView {
     let st = expect_context::<St>();
     let on_pick = move |ev| {
         let name = event_target_value(&ev);
-        if name != UPLOADED {
+        if name == SYNTHETIC {
+            st.dataset.set(name);
+            data::open_synthetic(st);
+        } else if name != UPLOADED {
             st.dataset.set(name.clone());
             data::open_bundled(st, name);
         }
@@ -110,6 +117,7 @@ fn DataCard() -> impl IntoView {
                 view! { <option value=e.name.clone() selected=sel>{label}</option> }
             })
             .collect::<Vec<_>>();
+        v.push(view! { <option value=SYNTHETIC.to_string() selected=st.dataset.get() == SYNTHETIC>{"synthetic (generated here, known truth)".to_string()}</option> });
         if let Some(name) = st
             .upload_name
             .get()
@@ -132,10 +140,14 @@ fn DataCard() -> impl IntoView {
                     Some(a) => format!("{a} known by id (held-out splits whole annotators)"),
                     None => "no ids (held-out splits each item's votes)".to_string(),
                 }}</dd>
-                <dt>"source"</dt><dd>{entry.as_ref().map(|e| e.source.clone()).unwrap_or_else(|| "your file (stays in this tab)".into())}</dd>
+                <dt>"source"</dt><dd>{entry.as_ref().map(|e| e.source.clone()).unwrap_or_else(|| if st.dataset.get() == SYNTHETIC {
+                    format!("generated in this tab — {}", st.synth.get().describe())
+                } else {
+                    "your file (stays in this tab)".into()
+                })}</dd>
                 <dt>"license"</dt>
                 {
-                    let license = entry.map(|e| e.license).unwrap_or_else(|| "yours".into());
+                    let license = entry.map(|e| e.license).unwrap_or_else(|| if st.dataset.get() == SYNTHETIC { "generated data, no license needed".into() } else { "yours".into() });
                     let short: String = if license.chars().count() > 110 { license.chars().take(110).chain("…".chars()).collect() } else { license.clone() };
                     view! { <dd title=license>{short}</dd> }
                 }
@@ -146,6 +158,7 @@ fn DataCard() -> impl IntoView {
         <section class="card data">
             <label for="dataset">"Dataset"</label>
             <select id="dataset" on:change=on_pick>{options}</select>
+            {move || (st.dataset.get() == SYNTHETIC).then(|| view! { <crate::synth_view::SynthControls /> })}
             {about}
             {move || st.notes.get().into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
             <Upload />

@@ -55,3 +55,28 @@ pub fn open_bundled(st: St, name: String) {
         }
     });
 }
+
+/// Generates the synthetic dataset from the current settings (in the page: 100,000 votes take a
+/// few milliseconds) and hands it to the workers as a bundle, like a fetched dataset.
+pub fn open_synthetic(st: St) {
+    use annosat_core::bundle::{self, Bundle};
+    st.texts.set(None);
+    st.items.set(None);
+    let cfg = st.synth.get_untracked();
+    match annosat_core::synth::generate(&cfg) {
+        Ok(s) => {
+            let bytes = bundle::encode(&Bundle {
+                name: crate::state::SYNTHETIC.into(),
+                table: s.table,
+            });
+            st.load(
+                Format::Bundle,
+                js_sys::Uint8Array::from(bytes.as_slice()).into(),
+                false,
+            );
+        }
+        Err(e) => st
+            .status
+            .set(crate::state::Status::Failed(format!("synthetic data: {e}"))),
+    }
+}

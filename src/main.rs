@@ -11,6 +11,7 @@ mod export;
 mod items_view;
 mod models;
 mod state;
+mod synth_view;
 mod upload;
 mod url;
 

@@ -17,6 +17,8 @@ pub const REPEATS: u32 = 50;
 pub const HELDOUT: f64 = 0.2;
 pub const DEFAULT_DATASET: &str = "chaosnli_snli";
 pub const UPLOADED: &str = "uploaded";
+/// The generated dataset (annosat_core::synth): known true distributions, always labelled synthetic.
+pub const SYNTHETIC: &str = "synthetic";
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
@@ -56,6 +58,8 @@ pub struct St {
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
     /// Which room the page shows: target-side curves, models, or the reproduction table.
     pub room: RwSignal<Room>,
+    /// The synthetic dataset's settings (used when `dataset` is [`SYNTHETIC`]).
+    pub synth: RwSignal<annosat_core::synth::SynthConfig>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +121,7 @@ impl St {
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
+            synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
     }
 

@@ -10,6 +10,7 @@
 //! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
 //! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
+//! - [`synth`]: seeded synthetic data with known true distributions (the control for the model side).
 //! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
 //!
 //! Not here: reading files (callers pass bytes), plotting, training.
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod models;
 pub mod sample;
 pub mod summary;
+pub mod synth;
 pub mod votes;
 
 pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};

@@ -355,9 +355,15 @@ mod tests {
             let r = run(arm, 100);
             // Every vote once per cycle of DELIVERY_EPOCHS epochs: the counts come back whole.
             let once = delivered(r, &order, DELIVERY_EPOCHS);
-            assert_eq!(once.iter().map(|x| x.round() as u32).collect::<Vec<_>>(), [30, 50, 20]);
+            assert_eq!(
+                once.iter().map(|x| x.round() as u32).collect::<Vec<_>>(),
+                [30, 50, 20]
+            );
             let twice = delivered(r, &order, 2 * DELIVERY_EPOCHS);
-            assert_eq!(twice.iter().map(|x| x.round() as u32).collect::<Vec<_>>(), [60, 100, 40]);
+            assert_eq!(
+                twice.iter().map(|x| x.round() as u32).collect::<Vec<_>>(),
+                [60, 100, 40]
+            );
             assert_eq!(arm.first_eligible_epoch(100), DELIVERY_EPOCHS - 1);
             assert_eq!(arm.votes_used(100, DELIVERY_EPOCHS - 1), 100);
             assert_eq!(arm.votes_used(100, 20), 100);

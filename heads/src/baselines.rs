@@ -16,9 +16,10 @@ use crate::group::{static_targets, Dataset};
 /// The candidate neighbourhood sizes.
 pub const KS: [usize; 5] = [5, 10, 20, 50, 100];
 
-/// A baseline's test predictions (row-major, items × K) and its chosen k (knn).
+/// A baseline's test and validation predictions (row-major, items × K) and its chosen k (knn).
 pub struct Baseline {
     pub probs: Vec<f64>,
+    pub val_probs: Vec<f64>,
     pub neighbours: Option<u32>,
 }
 
@@ -90,10 +91,11 @@ pub fn predict(
             *c += p / n_tr as f64;
         }
     }
-    let n_test = parts[2].len();
+    let (n_val, n_test) = (parts[1].len(), parts[2].len());
     if arm == Arm::Constant {
         return Baseline {
             probs: (0..n_test).flat_map(|_| constant.iter().copied()).collect(),
+            val_probs: (0..n_val).flat_map(|_| constant.iter().copied()).collect(),
             neighbours: None,
         };
     }
@@ -133,6 +135,51 @@ pub fn predict(
         .expect("at least one k");
     Baseline {
         probs: near.test.iter().flat_map(|r| predict_k(r, best)).collect(),
+        val_probs: near.val.iter().flat_map(|r| predict_k(r, best)).collect(),
         neighbours: Some(best as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arms::vote_order;
+    use crate::features::HeadFeatures;
+    use crate::split::item_split;
+    use annosat_core::VoteTable;
+
+    #[test]
+    fn knn_finds_the_cluster_and_the_constant_is_the_training_mean() {
+        // Two clusters of items: [1, 0] items vote 9:1, [0, 1] items 1:9.
+        let n = 200;
+        let ids: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+        let counts: Vec<u32> = (0..n)
+            .flat_map(|i| if i % 2 == 0 { [9, 1] } else { [1, 9] })
+            .collect();
+        let feats: Vec<f32> = (0..n)
+            .flat_map(|i| if i % 2 == 0 { [1.0, 0.0] } else { [0.0, 1.0] })
+            .collect();
+        let table = VoteTable::new(vec!["a".into(), "b".into()], ids.clone(), counts);
+        let head = HeadFeatures::new(ids, 2, &feats, "test".into(), "two clusters".into());
+        let prep = Dataset::new("toy".into(), &table, head, false).unwrap();
+        let parts = item_split(n, 1);
+        let orders: Vec<Vec<u16>> = (0..n)
+            .map(|i| vote_order(table.counts(i), 1, i, 0))
+            .collect();
+        let near = Neighbours::new(&prep, &parts);
+        let c = predict(Arm::Constant, 10, &prep, &parts, &orders, 1, 0, None);
+        let knn = predict(Arm::Knn, 10, &prep, &parts, &orders, 1, 0, Some(&near));
+        let k = knn.neighbours.unwrap() as f64;
+        assert!(k <= 50.0, "k = {k}: a cluster has about 80 training items");
+        for (row, &item) in knn.probs.chunks(2).zip(&parts[2]) {
+            let share = if item % 2 == 0 { 0.9 } else { 0.1 };
+            // The k nearest are the item's cluster; one pseudo-item of the constant pulls a little.
+            let want = (k * share + c.probs[0]) / (k + 1.0);
+            assert!((row[0] - want).abs() < 1e-6, "{item} {row:?} vs {want}");
+        }
+        let evens = parts[0].iter().filter(|&&i| i % 2 == 0).count() as f64;
+        let mean_a = (evens * 0.9 + (parts[0].len() as f64 - evens) * 0.1) / parts[0].len() as f64;
+        assert!((c.probs[0] - mean_a).abs() < 1e-6 && c.neighbours.is_none());
+        assert!(c.probs.chunks(2).all(|r| r == &c.probs[..2]));
     }
 }

@@ -5,7 +5,7 @@ use crate::baselines;
 use crate::eval::{self, Metrics};
 use crate::features::HeadFeatures;
 use crate::mlp::{self, EpochReport, HeadConfig, Inputs, TrainTargets};
-use crate::split::item_split;
+use crate::split::group_split;
 use annosat_core::{sample, VoteTable};
 use anyhow::{bail, Result};
 use candle_core::Device;
@@ -23,6 +23,8 @@ pub struct Dataset {
     pub pool: VoteTable,
     /// Per item: the distribution evaluated against (all votes, or the held-out 20%), row-major.
     pub reference: Vec<f64>,
+    /// k-fold cross-validation instead of seeded 80/10/10 splits (split seeds are fold indices).
+    pub folds: Option<u64>,
 }
 
 /// Share of each item's votes held out as the reference when a sweep evaluates against held-out
@@ -70,6 +72,7 @@ impl Dataset {
             head,
             pool,
             reference,
+            folds: None,
         })
     }
 }
@@ -99,6 +102,9 @@ pub struct RunResult {
     /// The number of neighbours chosen on validation (knn only).
     pub neighbours: Option<u32>,
     pub metrics: Metrics,
+    /// The same metrics on the validation items against their p_N (the run's own N votes): what
+    /// choices between arms (e.g. the best label smoothing) are made on, never the test metrics.
+    pub validation: Metrics,
     pub train_loss: Vec<f32>,
     pub val_loss: Vec<f32>,
     /// Test predictions, row-major (items × K), each probability as round(p · 65535).
@@ -143,7 +149,12 @@ impl TrainTargets for Targets<'_> {
 }
 
 /// Static targets of `runs` for the items `rows`: `(runs, rows, K)`.
-pub(crate) fn static_targets(runs: &[RunTargets], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
+pub(crate) fn static_targets(
+    runs: &[RunTargets],
+    rows: &[usize],
+    orders: &[Vec<u16>],
+    k: usize,
+) -> Vec<f32> {
     let mut out = vec![0f32; runs.len() * rows.len() * k];
     for (h, run) in runs.iter().enumerate() {
         for (j, &item) in rows.iter().enumerate() {
@@ -165,7 +176,7 @@ pub fn train_group(
 ) -> Result<GroupResult> {
     let k = prep.classes.len();
     let n_items = prep.item_ids.len();
-    let parts = item_split(n_items, split_seed);
+    let parts = group_split(n_items, split_seed, prep.folds);
     // Every item's votes in one seeded order: the N-vote subsample is its first N (nested in N).
     let orders: Vec<Vec<u16>> = (0..n_items)
         .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
@@ -219,6 +230,13 @@ pub fn train_group(
         .flat_map(|&i| prep.reference[i * k..(i + 1) * k].iter().copied())
         .collect();
     let n_val = parts[1].len();
+    // The validation items' p_N at budget n: what validation metrics are scored against.
+    let val_pn = |n: u32| -> Vec<f64> {
+        static_targets(&[run(Arm::Soft, n)], &parts[1], &orders, k)
+            .iter()
+            .map(|&x| x as f64)
+            .collect()
+    };
     let near = arm_list
         .iter()
         .any(|a| *a == Arm::Knn)
@@ -228,9 +246,8 @@ pub fn train_group(
         for &n in ns {
             if arm.baseline() {
                 let near = near.as_ref();
-                let b = baselines::predict(
-                    arm, n, prep, &parts, &orders, split_seed, model_seed, near,
-                );
+                let b =
+                    baselines::predict(arm, n, prep, &parts, &orders, split_seed, model_seed, near);
                 results.push(RunResult {
                     arm: arm.name(),
                     n,
@@ -239,6 +256,7 @@ pub fn train_group(
                     temperature: None,
                     neighbours: b.neighbours,
                     metrics: eval::metrics(&b.probs, &human, k),
+                    validation: eval::metrics(&b.val_probs, &val_pn(n), k),
                     train_loss: Vec::new(),
                     val_loss: Vec::new(),
                     probs: quantise(&b.probs),
@@ -264,6 +282,11 @@ pub fn train_group(
                 temperature,
                 neighbours: None,
                 metrics: eval::metrics(&probs, &human, k),
+                validation: eval::metrics(
+                    &eval::softmax(&o.val_logits, k, temperature.unwrap_or(1.0)),
+                    &val_pn(n),
+                    k,
+                ),
                 train_loss: o.train_loss.clone(),
                 val_loss: o.val_loss.clone(),
                 probs: quantise(&probs),
@@ -280,5 +303,8 @@ pub fn train_group(
 
 /// Probabilities as the exports store them: round(p · 65535).
 fn quantise(probs: &[f64]) -> Vec<u16> {
-    probs.iter().map(|&p| (p * 65535.0).round() as u16).collect()
+    probs
+        .iter()
+        .map(|&p| (p * 65535.0).round() as u16)
+        .collect()
 }

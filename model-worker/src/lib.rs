@@ -6,6 +6,8 @@
 mod own;
 pub mod protocol;
 #[cfg(feature = "worker")]
+mod synth;
+#[cfg(feature = "worker")]
 pub mod uploads;
 #[cfg(feature = "worker")]
 pub mod worker;

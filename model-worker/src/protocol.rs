@@ -40,6 +40,17 @@ pub struct OwnJob {
     pub encoder_url: String,
 }
 
+/// A synthetic dataset (`annosat_core::synth`, regenerated here from its settings: the page and
+/// the worker get the same data) trained over the N grid its votes allow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynthJob {
+    pub config: annosat_core::synth::SynthConfig,
+    pub arms: Vec<String>,
+    pub split_seed: u64,
+    pub model_seed: u64,
+    pub head: HeadConfig,
+}
+
 /// Most texts embedded in a tab (about 2 minutes at the measured speed); beyond it, the CLI.
 pub const MAX_TEXTS: usize = 20_000;
 
@@ -53,6 +64,11 @@ pub enum TrainRequest {
     Own {
         id: u64,
         job: OwnJob,
+    },
+    /// Message: `[json]`. Answered with `Stage` progress and `OwnTrained` (no embeddings).
+    Synth {
+        id: u64,
+        job: SynthJob,
     },
 }
 

@@ -161,6 +161,12 @@ fn handle(data: js_sys::Array) -> TrainResponse {
                 message: format!("{e:#}"),
             })
         }
+        TrainRequest::Synth { id, job } => {
+            crate::synth::run(id, job).unwrap_or_else(|e| TrainResponse::Error {
+                id,
+                message: format!("{e:#}"),
+            })
+        }
         TrainRequest::Own { id, job } => {
             let votes = bytes(data.get(1), "votes file");
             let texts = match data.get(2) {

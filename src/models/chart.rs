@@ -1,6 +1,7 @@
 //! One model-side panel: a metric against N for every visible arm — mean line, min–max band over
 //! runs (model seeds × split seeds), a dot where the arm captures x% of its improvement, and a marker
-//! at the slider's N; runs trained in this tab (train.rs) as hollow diamonds.
+//! at the slider's N; the constant and kNN baselines as dashed lines; runs trained in this tab
+//! (train.rs) as hollow diamonds.
 
 use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
@@ -23,8 +24,17 @@ pub fn colour(arm: &str) -> RGBColor {
         "sls" => RGBColor(147, 51, 234),
         "multipass" => RGBColor(219, 39, 119),
         "temp_hard" => RGBColor(107, 114, 128),
+        "deterministic" => RGBColor(13, 148, 136),
+        "shuffled_sls" => RGBColor(202, 138, 4),
+        "constant" => RGBColor(120, 120, 120),
+        "knn" => RGBColor(30, 30, 30),
         _ => RGBColor(100, 100, 100),
     }
+}
+
+/// Baselines are drawn dashed and without a band, so they read as reference lines, not arms.
+pub fn is_baseline(arm: &str) -> bool {
+    matches!(arm, "constant" | "knn")
 }
 
 pub fn css(arm: &str) -> String {
@@ -92,14 +102,18 @@ pub fn draw<DB: DrawingBackend>(
             .map(|p| (fx(p.n as f64), p.max))
             .chain(c.iter().rev().map(|p| (fx(p.n as f64), p.min)))
             .collect();
+        let line = c.iter().map(|p| (fx(p.n as f64), p.mean));
+        if is_baseline(arm) {
+            chart
+                .draw_series(DashedLineSeries::new(line, 6, 4, col.stroke_width(2)))
+                .map_err(e)?;
+            continue;
+        }
         chart
             .draw_series(std::iter::once(Polygon::new(band, col.mix(0.12))))
             .map_err(e)?;
         chart
-            .draw_series(LineSeries::new(
-                c.iter().map(|p| (fx(p.n as f64), p.mean)),
-                col.stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(line, col.stroke_width(2)))
             .map_err(e)?;
         if let Some(at) = captured_at(c, x) {
             if let Some(p) = c.iter().find(|p| p.n == at) {

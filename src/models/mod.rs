@@ -7,6 +7,7 @@ mod chart;
 mod model_worker;
 mod own;
 pub mod repro;
+mod synth;
 pub mod train;
 mod train_view;
 
@@ -21,7 +22,7 @@ use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 
 /// Arms shown before the user toggles any.
-const DEFAULT_ARMS: [&str; 5] = ["hard", "ls0.1", "soft", "dirichlet", "temp_hard"];
+const DEFAULT_ARMS: [&str; 6] = ["hard", "soft", "sls", "temp_hard", "constant", "knn"];
 
 #[derive(Clone, Copy)]
 pub struct ModelsSt {
@@ -30,6 +31,8 @@ pub struct ModelsSt {
     pub visible: RwSignal<Vec<String>>,
     pub cmp_a: RwSignal<String>,
     pub cmp_b: RwSignal<String>,
+    /// The export the user picked in the room (None: the picker's dataset's, if any).
+    pub chosen: RwSignal<Option<String>>,
 }
 
 impl ModelsSt {
@@ -40,6 +43,7 @@ impl ModelsSt {
             visible: RwSignal::new(DEFAULT_ARMS.iter().map(|s| s.to_string()).collect()),
             cmp_a: RwSignal::new("soft".into()),
             cmp_b: RwSignal::new("ls0.1".into()),
+            chosen: RwSignal::new(None),
         }
     }
 }
@@ -92,9 +96,35 @@ pub fn ModelsRoom() -> impl IntoView {
             ms.exports.set(Some(r));
         });
     }
-    // Fetch the manifest whenever the dataset or the reference changes.
-    let wanted = Memo::new(move |_| {
+    // A new dataset in the picker resets the room's own choice.
+    let ts = expect_context::<train::TrainSt>();
+    Effect::new(move |_| {
+        st.dataset.track();
+        ms.chosen.set(None);
+        // Runs trained in the tab belong to the data they were trained on.
+        ts.own.set(None);
+    });
+    // The export shown: the room's choice, else the picker's dataset's (for the synthetic dataset,
+    // the first synthetic export: the generated data itself is trained in the tab).
+    let shown = Memo::new(move |_| {
         let ds = st.dataset.get();
+        ms.chosen.get().or_else(|| {
+            if ds == crate::state::SYNTHETIC {
+                ms.exports.with(|e| match e {
+                    Some(Ok(list)) => list
+                        .iter()
+                        .find(|e| e.dataset.starts_with("synthetic"))
+                        .map(|e| e.dataset.clone()),
+                    _ => None,
+                })
+            } else {
+                Some(ds)
+            }
+        })
+    });
+    // Fetch the manifest whenever the export or the reference changes.
+    let wanted = Memo::new(move |_| {
+        let ds = shown.get()?;
         let heldout = st.heldout.get();
         ms.exports.with(|e| match e {
             Some(Ok(list)) => pick(list, &ds, heldout).map(|e| e.path),
@@ -116,9 +146,45 @@ pub fn ModelsRoom() -> impl IntoView {
             }
         });
     });
+    let chooser = move || {
+        let list = match ms.exports.get() {
+            Some(Ok(list)) => list,
+            _ => return None,
+        };
+        let mut names: Vec<String> = Vec::new();
+        for e in &list {
+            if !names.contains(&e.dataset) {
+                names.push(e.dataset.clone());
+            }
+        }
+        let current = shown.get().unwrap_or_default();
+        let options = names
+            .into_iter()
+            .map(|d| {
+                let label = if d.starts_with("synthetic") {
+                    format!("{d} (synthetic control)")
+                } else if d.ends_with("_pooled") {
+                    format!("{d} (pooled, k-fold)")
+                } else {
+                    d.clone()
+                };
+                let sel = d == current;
+                view! { <option value=d selected=sel>{label}</option> }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="card row" id="export-chooser">
+                <label for="export-pick">"Exported models: "</label>
+                <select id="export-pick" on:change=move |ev| ms.chosen.set(Some(event_target_value(&ev)))>
+                    <option value="" disabled=true selected=current.is_empty()>"choose…"</option>
+                    {options}
+                </select>
+            </div>
+        })
+    };
     let body = move || {
-        let ds = st.dataset.get();
-        if ds == crate::state::UPLOADED {
+        let ds = shown.get().unwrap_or_default();
+        if st.dataset.get() == crate::state::UPLOADED && ms.chosen.get().is_none() {
             return view! { <own::OwnCard /> }.into_any();
         }
         match (ms.exports.get(), ms.manifest.get()) {
@@ -126,7 +192,7 @@ pub fn ModelsRoom() -> impl IntoView {
             (Some(Err(e)), _) => view! { <p class="error">{e}</p> }.into_any(),
             (Some(Ok(_)), None) if wanted.get().is_none() => view! {
                 <div class="card" id="no-models">
-                    <p>{format!("No models have been trained on {ds} yet. Exports exist for the three ChaosNLI sets; to train on this dataset, run:")}</p>
+                    <p>{format!("No models have been trained on {ds} yet. Pick an exported set above; to train on this dataset, run:")}</p>
                     <pre>{format!("scripts/fetch-model.sh\ncargo run --profile native -p annosat-trainer -- sweep --data <data>/{ds} --out public/models")}</pre>
                 </div>
             }.into_any(),
@@ -138,7 +204,13 @@ pub fn ModelsRoom() -> impl IntoView {
             }
         }
     };
-    view! { <section class="models" id="models-room">{body}</section> }
+    view! {
+        <section class="models" id="models-room">
+            {move || (st.dataset.get() == crate::state::SYNTHETIC).then(|| view! { <synth::SynthCard /> })}
+            {chooser}
+            {body}
+        </section>
+    }
 }
 
 /// The panels and the paired comparison for a manifest: an export (`own` false: with the Train here
@@ -207,6 +279,7 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
                 <ul>{arm_list}</ul>
             </details>
         </div>
+        {(!m.pooled.is_empty()).then(|| view! { <Pooled m=m.clone() /> })}
         {(!own).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
         <section class="charts model-charts">{panels}</section>
         <Compare m=m2 />
@@ -275,6 +348,46 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
                 {here_note}
             </figcaption>
         </figure>
+    }
+}
+
+/// A k-fold export's all-items scores at the slider's grid N: every item was tested once per model
+/// seed, so entropy correlation has an interval narrow enough to tell signal from none.
+#[component]
+fn Pooled(m: Arc<Manifest>) -> impl IntoView {
+    let st = expect_context::<St>();
+    let ms = expect_context::<ModelsSt>();
+    let m2 = m.clone();
+    let rows = move || {
+        let n = grid_n(&m, st.n.get());
+        ms.visible
+            .get()
+            .into_iter()
+            .filter_map(|arm| {
+                let runs = m.pooled_at(&arm, n);
+                let first = runs.first()?;
+                let cells = runs
+                    .iter()
+                    .map(|p| {
+                        let r = p.metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "undefined".into());
+                        let ci = p.entropy_corr_ci.map(|(lo, hi)| format!(" [{lo:.3}, {hi:.3}]")).unwrap_or_default();
+                        format!("seed {}: KL {:.4}, r {r}{ci}", p.seed, p.metrics.kl)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                Some(view! { <tr data-arm=arm.clone()><td>{arm.clone()}</td><td class="num">{first.items}</td><td>{cells}</td></tr> })
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="card" id="pooled">
+            <h2>"All items at N = " {move || grid_n(&m2, st.n.get())}</h2>
+            <p class="hint">"k-fold cross-validation: each item was a test item in one fold, so these scores use every item (entropy correlation with its Fisher-z 95% interval). The panels below are per fold."</p>
+            <div class="table-wrap"><table class="movers" id="pooled-table">
+                <thead><tr><th>"arm"</th><th>"items"</th><th>"per model seed"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table></div>
+        </section>
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The runs trained here as a manifest, so the export's panels and paired comparison draw them.
-fn manifest(name: &str, r: &OwnResult) -> Manifest {
+pub(super) fn manifest(name: &str, r: &OwnResult) -> Manifest {
     Manifest {
         schema: "annosat-models/1".into(),
         dataset: name.into(),
@@ -37,9 +37,11 @@ fn manifest(name: &str, r: &OwnResult) -> Manifest {
                 temperature: t.temperature,
                 neighbours: t.neighbours,
                 metrics: t.metrics,
+                validation: None,
                 offset: 0,
             })
             .collect(),
+        pooled: Vec::new(),
     }
 }
 

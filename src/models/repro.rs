@@ -15,42 +15,62 @@ pub fn ReproRoom() -> impl IntoView {
         None => view! { <p class="status">"loading…"</p> }.into_any(),
         Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
         Some(Ok(r)) => {
-            let head = r
-                .datasets
+            let table = |datasets: &[String],
+                         rows: &[annosat_core::models::ReproRow],
+                         id: &'static str| {
+                let head = datasets
+                    .iter()
+                    .map(|d| view! { <th>{format!("ours: {d}")}</th> })
+                    .collect_view();
+                let body = rows
+                    .iter()
+                    .map(|row| {
+                        let cells = datasets
+                            .iter()
+                            .map(|d| view! { <td class="num">{row.ours.get(d).cloned().unwrap_or_else(|| "–".into())}</td> })
+                            .collect_view();
+                        view! {
+                            <tr>
+                                <td>{row.source.clone()}</td>
+                                <td>{row.claim.clone()}{(!row.note.is_empty()).then(|| view! { <div class="hint">{row.note.clone()}</div> })}</td>
+                                <td class="num">{row.published.clone()}</td>
+                                <td>{row.published_model.clone()}</td>
+                                {cells}
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <div class="table-wrap card">
+                        <table class="movers repro" id=id>
+                            <thead><tr><th>"source"</th><th>"claim"</th><th>"published"</th><th>"their model"</th>{head}</tr></thead>
+                            <tbody>{body}</tbody>
+                        </table>
+                    </div>
+                }
+            };
+            let findings = r
+                .findings
                 .iter()
-                .map(|d| view! { <th>{format!("ours: {d}")}</th> })
+                .map(|f| view! { <li>{f.clone()}</li> })
                 .collect_view();
-            let rows = r
-                .rows
-                .iter()
-                .map(|row| {
-                    let cells = r
-                        .datasets
-                        .iter()
-                        .map(|d| view! { <td class="num">{row.ours.get(d).cloned().unwrap_or_else(|| "–".into())}</td> })
-                        .collect_view();
-                    view! {
-                        <tr>
-                            <td>{row.source.clone()}</td>
-                            <td>{row.claim.clone()}{(!row.note.is_empty()).then(|| view! { <div class="hint">{row.note.clone()}</div> })}</td>
-                            <td class="num">{row.published.clone()}</td>
-                            <td>{row.published_model.clone()}</td>
-                            {cells}
-                        </tr>
-                    }
-                })
-                .collect_view();
+            let main = table(&r.datasets, &r.rows, "repro-table");
+            let controls = (!r.controls.is_empty()).then(|| view! {
+                <h2>"Synthetic control (known truth)"</h2>
+                <p class="hint">"Generated data, not human labels: 1,000 items, 100 votes each from known true distributions (Dirichlet α = 1, K = 3); 16-d features carrying the truth plus Gaussian noise σ. If the pipeline works, KL should saturate before entropy correlation when features carry the truth."</p>
+                {table(&r.control_datasets, &r.controls, "controls-table")}
+            });
             view! {
+                <div class="card" id="findings">
+                    <h2>"What the models show"</h2>
+                    <ul>{findings}</ul>
+                </div>
                 <div class="card">
                     <p>{format!("Ours: {}. Published: the papers' own models, named per row. Same metric definitions (KL(human ‖ model) in nats with 1e-15 clipping, entropy correlation as Pearson r, Brier with soft targets and its Murphy decomposition).", r.ours_model)}</p>
                     <p class="hint">"Regenerate: " <code>{r.command.clone()}</code></p>
                 </div>
-                <div class="table-wrap card">
-                    <table class="movers repro" id="repro-table">
-                        <thead><tr><th>"source"</th><th>"claim"</th><th>"published"</th><th>"their model"</th>{head}</tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                {main}
+                {controls}
             }
             .into_any()
         }

@@ -321,6 +321,32 @@ pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::
     }
 }
 
+/// Trains the checked arms on the page's synthetic dataset (the worker regenerates it from the
+/// same settings), over the N grid its votes allow; the result arrives as for own data.
+pub fn start_synth(st: St, ts: TrainSt, arms: Vec<String>) {
+    cancel();
+    let id = crate::bridge::next_id();
+    ts.current.set_value(id);
+    ts.own.set(None);
+    ts.phase.set(Phase::Fetching);
+    let req = TrainRequest::Synth {
+        id,
+        job: annosat_model_worker::protocol::SynthJob {
+            config: st.synth.get_untracked(),
+            arms,
+            split_seed: 42,
+            model_seed: 0,
+            head: Default::default(),
+        },
+    };
+    let msg = js_sys::Array::of1(&JsValue::from_str(
+        &serde_json::to_string(&req).unwrap_or_default(),
+    ));
+    if let Err(e) = post(ts, msg) {
+        ts.phase.set(Phase::Failed(e));
+    }
+}
+
 pub fn user_cancel(ts: TrainSt) {
     cancel();
     ts.current.set_value(crate::bridge::next_id());

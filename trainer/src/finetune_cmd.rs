@@ -144,7 +144,10 @@ pub fn run(a: Args) -> Result<()> {
         bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
     }
     if arm.baseline() || arm == Arm::ShuffledSls {
-        bail!("{} is a sweep control or baseline; `annosat sweep` computes it", arm.name());
+        bail!(
+            "{} is a sweep control or baseline; `annosat sweep` computes it",
+            arm.name()
+        );
     }
     let dev = device(&a.device)?;
     let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;

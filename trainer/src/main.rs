@@ -15,9 +15,12 @@ mod embed_cmd;
 mod encoder;
 #[cfg(feature = "models")]
 mod finetune_cmd;
+mod pool_cmd;
 mod repro_cmd;
 #[cfg(feature = "models")]
 mod sweep;
+#[cfg(feature = "models")]
+mod synth_cmd;
 #[cfg(feature = "models")]
 mod texts;
 mod util;
@@ -62,6 +65,11 @@ enum Command {
     Finetune(finetune_cmd::Args),
     /// The reproduction table: published numbers beside ours, from the sweep exports.
     Repro(repro_cmd::Args),
+    /// Several dataset folders with the same classes as one (ids prefixed by dataset).
+    Pool(pool_cmd::Args),
+    /// A synthetic dataset with known true distributions, votes and features (the model-side control).
+    #[cfg(feature = "models")]
+    Synth(synth_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +90,9 @@ fn main() -> ExitCode {
         #[cfg(feature = "models")]
         Command::Sweep(a) => sweep::run(a),
         Command::Repro(a) => repro_cmd::run(a),
+        Command::Pool(a) => pool_cmd::run(a),
+        #[cfg(feature = "models")]
+        Command::Synth(a) => synth_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Finetune(a) => finetune_cmd::run(a),
     };

@@ -128,7 +128,11 @@ fn sweep_exports_every_arm_and_reruns_and_resumes_bit_identically() {
             .unwrap();
     assert_eq!(manifest["schema"], "annosat-models/1");
     let runs = manifest["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 11 * 3 * 2, "11 arms x 3 N x 2 model seeds");
+    assert_eq!(
+        runs.len(),
+        15 * 3 * 2,
+        "15 arms (incl. controls and baselines) x 3 N x 2 model seeds"
+    );
     let test_items = manifest["splits"][0]["test_items"]
         .as_array()
         .unwrap()
@@ -150,6 +154,11 @@ fn sweep_exports_every_arm_and_reruns_and_resumes_bit_identically() {
         let m = &r["metrics"];
         assert!(m["kl"].as_f64().unwrap() >= 0.0 && m["accuracy"].as_f64().unwrap() <= 1.0);
         assert_eq!(r["temperature"].is_number(), r["arm"] == "temp_hard");
+        assert_eq!(r["neighbours"].is_number(), r["arm"] == "knn");
+        assert!(
+            r["validation"]["kl"].is_number(),
+            "validation metrics recorded"
+        );
     }
     let index = std::fs::read_to_string(o1.join("index.json")).unwrap();
     assert!(index.contains("chaosnli_snli/manifest.json"));
@@ -281,46 +290,193 @@ fn committed_exports_regenerate_bit_identically() {
         checked += 1;
     }
     assert!(checked >= 100, "{checked}");
+    // sls and multipass keep a model only once every one of the N votes has been delivered.
+    for r in manifest["runs"].as_array().unwrap() {
+        if r["arm"] == "sls" || r["arm"] == "multipass" {
+            assert_eq!(r["votes_used"], r["n"], "{} N={}", r["arm"], r["n"]);
+        }
+    }
+    let at100 = manifest["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| (r["arm"] == "sls" || r["arm"] == "multipass") && r["n"] == 100)
+        .count();
+    assert_eq!(
+        at100, 30,
+        "sls and multipass at N=100, 15 runs each, all with 100 votes"
+    );
+}
+
+#[test]
+fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
+    let dir = tmp("synth-data");
+    annosat(&[
+        "synth",
+        "--out",
+        dir.to_str().unwrap(),
+        "--items",
+        "60",
+        "--votes",
+        "10",
+        "--dim",
+        "4",
+        "--feature-noise",
+        "0",
+    ]);
+    for f in [
+        "votes.csv",
+        "annotations.csv",
+        "truth.csv",
+        "features.safetensors",
+        "SOURCE.md",
+    ] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let (work, out) = (tmp("synth-w"), tmp("synth-o"));
+    annosat(&[
+        "sweep",
+        "--data",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+        "--ns",
+        "1,10",
+        "--arms",
+        "hard,soft,sls,constant,knn",
+        "--folds",
+        "3",
+        "--seeds",
+        "1",
+        "--epochs",
+        "4",
+        "--patience",
+        "4",
+        "--hidden",
+        "4",
+    ]);
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join(name).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["config"]["folds"], 3);
+    assert_eq!(
+        m["config"]["pca"], 0,
+        "4-wide generated features used as they are"
+    );
+    let mut tested: Vec<String> = m["splits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| {
+            s["test_items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.to_string())
+        })
+        .collect();
+    tested.sort();
+    let n = tested.len();
+    tested.dedup();
+    assert_eq!(
+        (n, tested.len()),
+        (60, 60),
+        "every item tested exactly once"
+    );
+    let pooled = m["pooled"].as_array().unwrap();
+    assert_eq!(pooled.len(), 5 * 2, "5 arms x 2 N x 1 seed");
+    for p in pooled {
+        assert_eq!(p["items"], 60);
+    }
+    let soft = pooled
+        .iter()
+        .find(|p| p["arm"] == "soft" && p["n"] == 10)
+        .unwrap();
+    let (lo, hi) = (
+        soft["entropy_corr_ci"][0].as_f64().unwrap(),
+        soft["entropy_corr_ci"][1].as_f64().unwrap(),
+    );
+    let r = soft["metrics"]["entropy_corr"].as_f64().unwrap();
+    assert!(lo < r && r < hi, "{lo} < {r} < {hi}");
 }
 
 #[test]
 fn repro_table_covers_every_exported_set_from_the_committed_exports() {
     let models = tmp("repro");
-    let committed = repo_root().join("public/models");
-    std::fs::copy(committed.join("index.json"), models.join("index.json")).unwrap();
-    for ds in ["chaosnli_snli", "chaosnli_mnli", "chaosnli_alphanli"] {
-        std::fs::create_dir_all(models.join(ds).join("heldout")).unwrap();
-        std::fs::copy(
-            committed.join(ds).join("manifest.json"),
-            models.join(ds).join("manifest.json"),
-        )
-        .unwrap();
-        let h = committed.join(ds).join("heldout/manifest.json");
-        if h.exists() {
-            std::fs::copy(&h, models.join(ds).join("heldout/manifest.json")).unwrap();
-        }
-    }
+    copy_manifests(&repo_root().join("public/models"), &models);
     let table = annosat(&["repro", "--models", models.to_str().unwrap()]);
-    assert!(
-        table.starts_with("| source | claim | published |"),
-        "{table}"
-    );
+    assert!(table.contains("| source | claim | published |"), "{table}");
     let repro: serde_json::Value =
         serde_json::from_slice(&std::fs::read(models.join("reproduction.json")).unwrap()).unwrap();
-    assert_eq!(repro["datasets"].as_array().unwrap().len(), 3);
+    let datasets = repro["datasets"].as_array().unwrap();
+    assert_eq!(
+        datasets.len(),
+        4,
+        "three ChaosNLI sets and the pooled one: {datasets:?}"
+    );
+    assert_eq!(repro["control_datasets"].as_array().unwrap().len(), 3);
     assert!(
         repro["ours_model"].as_str().unwrap().contains("MiniLM"),
         "the model is named honestly"
     );
     let rows = repro["rows"].as_array().unwrap();
-    let kl10 = &rows[0]["ours"]["chaosnli_snli"];
+    let kl10 = &rows
+        .iter()
+        .find(|r| r["claim"].as_str().unwrap().starts_with("KL: share"))
+        .unwrap()["ours"]["chaosnli_snli"];
     assert!(
         kl10.as_str().unwrap().ends_with(')'),
         "share with its KL values: {kl10}"
     );
-    // The committed reproduction.json is what this command writes.
+}
+
+#[test]
+fn committed_reproduction_and_readme_section_are_what_repro_generates() {
+    // Every sentence and number in the README's generated section comes from `annosat repro` on the
+    // committed exports: rerun it on a copy of them and of the README, and compare.
+    let committed = repo_root().join("public/models");
+    let before = std::fs::read(committed.join("reproduction.json")).unwrap();
+    let readme = tmp("readme").join("README.md");
+    std::fs::copy(repo_root().join("README.md"), &readme).unwrap();
+    let models = tmp("repro-all");
+    copy_manifests(&committed, &models);
+    annosat(&[
+        "repro",
+        "--models",
+        models.to_str().unwrap(),
+        "--readme",
+        readme.to_str().unwrap(),
+    ]);
     assert_eq!(
         std::fs::read(models.join("reproduction.json")).unwrap(),
-        std::fs::read(committed.join("reproduction.json")).unwrap()
+        before,
+        "the committed reproduction.json is what annosat repro writes"
     );
+    assert_eq!(
+        std::fs::read_to_string(&readme).unwrap(),
+        std::fs::read_to_string(repo_root().join("README.md")).unwrap(),
+        "the README's generated section is what annosat repro writes: run scripts/sweep-all.sh's last step"
+    );
+}
+
+/// Copies index.json and every manifest (the only files `repro` reads) from `from` to `to`.
+fn copy_manifests(from: &Path, to: &Path) {
+    std::fs::copy(from.join("index.json"), to.join("index.json")).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if !e.path().is_dir() {
+            continue;
+        }
+        for sub in ["", "heldout"] {
+            let m = e.path().join(sub).join("manifest.json");
+            if m.exists() {
+                let dest = to.join(e.file_name()).join(sub);
+                std::fs::create_dir_all(&dest).unwrap();
+                std::fs::copy(&m, dest.join("manifest.json")).unwrap();
+            }
+        }
+    }
 }

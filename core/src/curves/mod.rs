@@ -20,7 +20,7 @@
 mod engine;
 mod export;
 mod items;
-mod saturation;
+pub mod saturation;
 
 pub use items::{item_draws, ItemDraw};
 pub use saturation::Saturation;

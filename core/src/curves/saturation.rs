@@ -1,10 +1,13 @@
-//! "x% of the improvement by N": where a curve saturates.
+//! "x% of the improvement by N": where a curve saturates. **One definition for the whole project**:
+//! the target side (here), the model side (`models::captured_at`) and the reproduction table all
+//! call [`improvement_fractions`] and [`first_reaching`].
 //!
 //! The improvement fraction at N is (m(N) − m(N₁)) / (m(N_max) − m(N₁)) over the grid's first and
-//! last N, which works for metrics that fall (jsd, kl) and rise (agreement, correlation) alike.
-//! `entropy_corr` is undefined at N = 1 (all subsampled entropies are 0); a ranking that carries no
-//! information correlates 0, so 0 is its baseline there. The saturation N is the first grid N whose
-//! fraction reaches x; its 95% interval comes from doing the same on each repeat's own curve.
+//! last N of the *mean* curve, which works for metrics that fall (jsd, kl) and rise (agreement,
+//! correlation) alike. `entropy_corr` is undefined at N = 1 (all subsampled entropies are 0); a
+//! ranking that carries no information correlates 0, so 0 is its baseline there. "x% captured by N"
+//! is the first grid N whose fraction reaches x; on the target side its 95% interval comes from
+//! doing the same on each repeat's own curve.
 
 use super::{Curves, Metric};
 use serde::{Deserialize, Serialize};
@@ -19,10 +22,17 @@ pub struct Saturation {
 }
 
 fn fractions(values: &[Option<f64>], metric: Metric) -> Vec<Option<f64>> {
-    let base = match (values.first().copied().flatten(), metric) {
-        (Some(b), _) => Some(b),
-        (None, Metric::EntropyCorr) => Some(0.0),
-        (None, _) => None,
+    improvement_fractions(values, metric == Metric::EntropyCorr)
+}
+
+/// The share of the first → last improvement at each point; an undefined first value counts as
+/// 0 when `zero_if_undefined` (a correlation), else nothing is defined. All `None` when the curve
+/// does not move.
+pub fn improvement_fractions(values: &[Option<f64>], zero_if_undefined: bool) -> Vec<Option<f64>> {
+    let base = match values.first().copied().flatten() {
+        Some(b) => Some(b),
+        None if zero_if_undefined => Some(0.0),
+        None => None,
     };
     let end = values.last().copied().flatten();
     match (base, end) {
@@ -34,7 +44,8 @@ fn fractions(values: &[Option<f64>], metric: Metric) -> Vec<Option<f64>> {
     }
 }
 
-fn first_reaching(grid: &[u32], fr: &[Option<f64>], x: f64) -> Option<u32> {
+/// The first grid N whose improvement fraction reaches `x` (1e-12 tolerance).
+pub fn first_reaching(grid: &[u32], fr: &[Option<f64>], x: f64) -> Option<u32> {
     fr.iter()
         .zip(grid)
         .find(|(f, _)| f.is_some_and(|f| f >= x - 1e-12))

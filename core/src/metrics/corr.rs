@@ -56,10 +56,45 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
     pearson(&ranks(x), &ranks(y))
 }
 
+/// The 95% confidence interval of Pearson's r from `n` pairs by Fisher's z transform,
+/// tanh(atanh r ± 1.96/√(n − 3)) — what `scipy.stats.pearsonr(x, y).confidence_interval()` returns
+/// (the tests compare). `None` for n ≤ 3 or |r| = 1.
+pub fn pearson_ci95(r: f64, n: usize) -> Option<(f64, f64)> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    if n <= 3 || !(r.abs() < 1.0) {
+        return None;
+    }
+    let z = Normal::new(0.0, 1.0).ok()?.inverse_cdf(0.975);
+    let (c, se) = (libm::atanh(r), 1.0 / libm::sqrt((n - 3) as f64));
+    Some((libm::tanh(c - z * se), libm::tanh(c + z * se)))
+}
+
 /// Entropy correlation: Pearson over items between H(predicted) and H(human). Both arguments are
 /// row-major `items × k` distributions.
 pub fn entropy_corr(pred: &[f64], human: &[f64], k: usize) -> Option<f64> {
     let hp: Vec<f64> = pred.chunks_exact(k).map(entropy).collect();
     let hh: Vec<f64> = human.chunks_exact(k).map(entropy).collect();
     pearson(&hp, &hh)
+}
+
+#[cfg(test)]
+mod ci_tests {
+    use super::*;
+
+    #[test]
+    fn fisher_interval_matches_scipy() {
+        // scipy 1.x: pearsonr(x, y).confidence_interval() for r = 0.3, n = 152 and r = -0.05,
+        // n = 3113 (scipy's interval depends only on r and n): (0.147861, 0.438269), (-0.084982, -0.014895).
+        let (lo, hi) = pearson_ci95(0.3, 152).unwrap();
+        assert!(
+            (lo - 0.147_861).abs() < 1e-6 && (hi - 0.438_269).abs() < 1e-6,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = pearson_ci95(-0.05, 3113).unwrap();
+        assert!(
+            (lo + 0.084_982).abs() < 1e-6 && (hi + 0.014_895).abs() < 1e-6,
+            "{lo} {hi}"
+        );
+        assert!(pearson_ci95(1.0, 10).is_none() && pearson_ci95(0.2, 3).is_none());
+    }
 }

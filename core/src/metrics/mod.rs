@@ -10,7 +10,7 @@ pub mod corr;
 pub use calibration::{
     accuracy, brier, dist_ece, ece, majority, majority_agreement, murphy, Murphy,
 };
-pub use corr::{entropy_corr, pearson, spearman};
+pub use corr::{entropy_corr, pearson, pearson_ci95, spearman};
 
 use crate::logtable::{ln, xlnx};
 

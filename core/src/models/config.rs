@@ -55,6 +55,10 @@ pub struct SweepConfig {
     /// groups computed with older definitions are trained again, not reused.
     #[serde(default)]
     pub metrics: u32,
+    /// k-fold cross-validation (`--folds`): the split seeds are the fold indices 0..k and every
+    /// item is tested once per model seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folds: Option<u64>,
 }
 
 /// Version of the metric and arm definitions. 2: Murphy's UNC is Σ_k Var(y_k) (was

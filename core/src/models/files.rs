@@ -71,6 +71,14 @@ pub struct Repro {
     pub command: String,
     pub datasets: Vec<String>,
     pub rows: Vec<ReproRow>,
+    /// Sentences about these numbers, generated from them (the README quotes them verbatim).
+    #[serde(default)]
+    pub findings: Vec<String>,
+    /// The synthetic control (`annosat synth` data, known truth): one column per feature-noise level.
+    #[serde(default)]
+    pub control_datasets: Vec<String>,
+    #[serde(default)]
+    pub controls: Vec<ReproRow>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,6 +37,24 @@ pub struct Manifest {
     #[serde(default)]
     pub predictions: Predictions,
     pub runs: Vec<Run>,
+    /// k-fold sweeps only: per arm, N and model seed, the metrics over every item (each tested in
+    /// its fold), with the entropy correlation's 95% interval.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pooled: Vec<PooledRun>,
+}
+
+/// One arm at one N for one model seed of a k-fold sweep, scored over all items at once: the folds'
+/// test predictions (as stored, u16) joined. With 3,113 items the entropy correlation's interval is
+/// about ±0.035 instead of ±0.16 on one 152-item test split.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PooledRun {
+    pub arm: String,
+    pub n: u32,
+    pub seed: u64,
+    pub items: usize,
+    pub metrics: RunMetrics,
+    /// Fisher-z 95% interval of `metrics.entropy_corr` (`metrics::pearson_ci95`).
+    pub entropy_corr_ci: Option<(f64, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -63,6 +81,10 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbours: Option<u32>,
     pub metrics: RunMetrics,
+    /// The metrics on the validation items against their p_N (the run's N votes): choices between
+    /// arms are made on these, never on the test metrics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<RunMetrics>,
     /// Index of this run's first value in predictions.bin (in u16 values, not bytes).
     pub offset: usize,
 }
@@ -230,6 +252,14 @@ pub struct ArmPoint {
 }
 
 impl Manifest {
+    /// The pooled (all-items) runs of a k-fold sweep for `arm` at `n`, one per model seed.
+    pub fn pooled_at(&self, arm: &str, n: u32) -> Vec<&PooledRun> {
+        self.pooled
+            .iter()
+            .filter(|p| p.arm == arm && p.n == n)
+            .collect()
+    }
+
     pub fn parse(json: &str) -> Result<Manifest, String> {
         let m: Manifest =
             serde_json::from_str(json).map_err(|e| format!("not a model manifest: {e}"))?;
@@ -297,24 +327,20 @@ impl Manifest {
     }
 }
 
-/// Share of the first-to-last improvement captured at each point: (v(N) − v(N₁)) / (v(N_max) − v(N₁)).
-/// `None` when the curve does not move (no improvement to capture).
+/// Share of the first-to-last improvement captured at each point of a mean curve, by the project's
+/// one definition (`curves::saturation::improvement_fractions`). `None` when the curve does not move.
 pub fn captured_share(points: &[ArmPoint]) -> Option<Vec<f64>> {
-    let (first, last) = (points.first()?.mean, points.last()?.mean);
-    let span = last - first;
-    (span.abs() > 1e-12).then(|| points.iter().map(|p| (p.mean - first) / span).collect())
+    let means: Vec<Option<f64>> = points.iter().map(|p| Some(p.mean)).collect();
+    crate::curves::saturation::improvement_fractions(&means, false)
+        .into_iter()
+        .collect()
 }
 
-/// The smallest N of the grid whose mean captures at least `x` of the improvement and stays there.
+/// "x% captured by N" on the model side: the first grid N whose mean reaches `x` of the N₁ → N_max
+/// improvement — the same definition as the target side's saturation point
+/// (`curves::saturation::first_reaching`).
 pub fn captured_at(points: &[ArmPoint], x: f64) -> Option<u32> {
-    let share = captured_share(points)?;
-    let mut at = None;
-    for (p, s) in points.iter().zip(&share).rev() {
-        if *s >= x {
-            at = Some(p.n);
-        } else {
-            break;
-        }
-    }
-    at
+    let share: Vec<Option<f64>> = captured_share(points)?.into_iter().map(Some).collect();
+    let grid: Vec<u32> = points.iter().map(|p| p.n).collect();
+    crate::curves::saturation::first_reaching(&grid, &share, x)
 }

@@ -4,7 +4,8 @@
 use super::SweepConfig;
 use crate::util::atomic_write;
 use annosat_core::models::{
-    ExportEntry, ExportsIndex, Manifest, Predictions, Run, Split, TrainingEntry, MANIFEST_SCHEMA,
+    ExportEntry, ExportsIndex, Manifest, PooledRun, Predictions, Run, Split, TrainingEntry,
+    MANIFEST_SCHEMA,
 };
 use annosat_heads::{features, Dataset, GroupResult};
 use anyhow::Result;
@@ -59,6 +60,7 @@ pub fn write(
                 temperature: r.temperature,
                 neighbours: r.neighbours,
                 metrics: r.metrics,
+                validation: Some(r.validation),
                 offset: pred.len() / 2,
             });
             pred.extend(r.probs.iter().flat_map(|p| p.to_le_bytes()));
@@ -72,6 +74,11 @@ pub fn write(
             });
         }
     }
+    let pooled = if cfg.folds.is_some() {
+        pooled(prep, groups)
+    } else {
+        Vec::new()
+    };
     let command = command_line(cfg);
     let manifest = Manifest {
         schema: MANIFEST_SCHEMA.into(),
@@ -90,6 +97,7 @@ pub fn write(
         splits,
         predictions: Predictions::u16(),
         runs,
+        pooled,
     };
     atomic_write(&dir.join(features::FILE), &prep.head.to_bytes()?)?;
     atomic_write(&dir.join("predictions.bin"), &pred)?;
@@ -99,6 +107,45 @@ pub fn write(
     Ok(dir)
 }
 
+/// A k-fold sweep's metrics over all items: per (arm, N, model seed), the folds' test predictions
+/// (decoded from the stored u16, so anyone can recompute them from predictions.bin) joined.
+fn pooled(prep: &Dataset, groups: &[GroupResult]) -> Vec<PooledRun> {
+    let k = prep.classes.len();
+    let mut seeds: Vec<u64> = groups.iter().map(|g| g.seed).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut out = Vec::new();
+    let Some(first) = groups.first() else {
+        return out;
+    };
+    for (r, run) in first.runs.iter().enumerate() {
+        for &seed in &seeds {
+            let (mut pred, mut human) = (Vec::new(), Vec::new());
+            for g in groups.iter().filter(|g| g.seed == seed) {
+                let this = &g.runs[r];
+                debug_assert_eq!((this.arm.as_str(), this.n), (run.arm.as_str(), run.n));
+                pred.extend(this.probs.iter().map(|&p| p as f64 / 65535.0));
+                for &i in &g.test_items {
+                    human.extend_from_slice(&prep.reference[i * k..(i + 1) * k]);
+                }
+            }
+            let metrics = annosat_heads::eval::metrics(&pred, &human, k);
+            let items = human.len() / k;
+            out.push(PooledRun {
+                arm: run.arm.clone(),
+                n: run.n,
+                seed,
+                items,
+                entropy_corr_ci: metrics
+                    .entropy_corr
+                    .and_then(|r| annosat_core::metrics::pearson_ci95(r, items)),
+                metrics,
+            });
+        }
+    }
+    out
+}
+
 fn command_line(cfg: &SweepConfig) -> String {
     let mut c = format!(
         "annosat sweep --data <data>/{} --out public/models --hidden {} --lr {} --weight-decay {} --batch {} --epochs {} --patience {} --seeds {}",
@@ -106,6 +153,9 @@ fn command_line(cfg: &SweepConfig) -> String {
     );
     if cfg.heldout {
         c.push_str(" --heldout");
+    }
+    if let Some(k) = cfg.folds {
+        c.push_str(&format!(" --folds {k}"));
     }
     c
 }

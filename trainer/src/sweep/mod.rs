@@ -43,6 +43,10 @@ pub struct Args {
     /// Item-level split seeds (80% train, 10% validation, 10% test).
     #[arg(long, value_delimiter = ',', default_values_t = [42u64, 43, 44])]
     pub splits: Vec<u64>,
+    /// k-fold cross-validation instead of --splits: fold f tests the f-th fifth (for k = 5) of the
+    /// items, so metrics can also be computed over all items (the manifest's `pooled`).
+    #[arg(long)]
+    pub folds: Option<u64>,
     /// Model seeds per split: 0..seeds (initialisation, minibatch order, vote subsample).
     #[arg(long, default_value_t = 5)]
     pub seeds: u64,
@@ -117,7 +121,8 @@ pub fn run(a: Args) -> Result<()> {
     let work = a.work.clone().unwrap_or_else(|| cache_root().join("sweep"));
     for data in &a.data {
         let started = std::time::Instant::now();
-        let prep = prepare(&a, data)?;
+        let mut prep = prepare(&a, data)?;
+        prep.folds = a.folds;
         let max_n = (0..prep.pool.num_items())
             .map(|i| prep.pool.total(i))
             .min()
@@ -140,14 +145,19 @@ pub fn run(a: Args) -> Result<()> {
             layout: prep.head.layout.clone(),
             ns,
             arms: arms.iter().map(|a| a.name()).collect(),
-            splits: a.splits.clone(),
+            splits: match a.folds {
+                Some(k) => (0..k).collect(),
+                None => a.splits.clone(),
+            },
             seeds: a.seeds,
             heldout: a.heldout,
             head: head.clone(),
-            pca: a.pca,
+            // Features narrower than --pca (a synthetic set's) are used as they are.
+            pca: if prep.head.width < a.pca { 0 } else { a.pca },
             limit: a.limit,
             features: prep.head.hash(),
             metrics: annosat_core::models::METRICS_VERSION,
+            folds: a.folds,
         };
         let dir = work.join(&prep.name).join(cfg.hash());
         atomic_write(
@@ -221,7 +231,10 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
         let order: Vec<usize> = (0..l.min(table.num_items())).collect();
         table = table.reordered(&order);
     }
+    let own = data.join(annosat_heads::features::FILE);
     let head = match &a.head_features {
+        // A folder that brings its own head features and no texts (`annosat synth`): train on them.
+        None if own.exists() && !data.join("items.jsonl").exists() => load_features(&own)?,
         Some(file) => {
             let f = load_features(file)?;
             if a.pca > 0 && f.width != a.pca {

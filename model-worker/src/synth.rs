@@ -1,0 +1,75 @@
+//! The synthetic job: regenerate the page's synthetic dataset from its settings
+//! (`annosat_core::synth`, deterministic), take its generated features as the head features, and
+//! train every checked arm over the N grid its votes allow — the control with known truth, in the tab.
+
+use crate::protocol::{OwnSummary, SynthJob, TrainResponse};
+use crate::worker::{now_ms, post};
+use annosat_core::models::N_GRID;
+use annosat_core::synth;
+use annosat_heads::{train_group, Dataset, HeadFeatures};
+use anyhow::{anyhow, Result};
+
+pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
+    let t0 = now_ms();
+    let s = synth::generate(&job.config).map_err(|e| anyhow!("synthetic data: {e}"))?;
+    let ns: Vec<u32> = N_GRID
+        .iter()
+        .copied()
+        .filter(|&n| n <= job.config.votes)
+        .collect();
+    let head = HeadFeatures::new(
+        s.table.item_ids().to_vec(),
+        s.dim,
+        &s.features,
+        "synthetic".into(),
+        job.config.describe(),
+    );
+    let data = Dataset::new("synthetic".into(), &s.table, head, false)?;
+    let arms = crate::worker::arms_for(&job.arms)?;
+    let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
+    let max_epochs = job.head.epochs;
+    let mut epochs_run = 0;
+    let result = train_group(
+        &data,
+        &ns,
+        &job.head,
+        &arms,
+        job.split_seed,
+        job.model_seed,
+        |e| {
+            epochs_run = e.epoch + 1;
+            let f = epochs_run as f64 / max_epochs as f64;
+            post(&TrainResponse::Stage {
+                id,
+                stage: "train".into(),
+                done: f,
+                detail: format!(
+                    "training {heads} heads on synthetic data: epoch {epochs_run} of at most {max_epochs} · mean train loss {:.4}",
+                    e.train_loss
+                ),
+                elapsed_ms: now_ms() - t0,
+            });
+        },
+    )?;
+    let summary = OwnSummary {
+        classes: s.table.classes().to_vec(),
+        items: s.table.num_items(),
+        test_items: result.test_items.len(),
+        texts: 0,
+        layout: job.config.describe(),
+        encoder: "none (generated features)".into(),
+        ns,
+        notes: Vec::new(),
+        download_ms: 0.0,
+        embed_ms: 0.0,
+        train_ms: now_ms() - t0,
+        cached: true,
+    };
+    Ok(TrainResponse::OwnTrained {
+        id,
+        summary,
+        runs: crate::worker::requested(result.runs, &job.arms),
+        epochs_run,
+        heads,
+    })
+}
