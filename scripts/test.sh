@@ -11,7 +11,8 @@
 #   5. the core (with no web dependency) and annosat-heads (training, for the model worker) build
 #      for wasm32
 #   6. the relocatable site (scripts/build-site.sh's trunk build, relative URLs)
-#   7. browser tests in real headless Chromium (tests/browser): the app, training and embedding in
+#   7. browser tests in real headless Chromium (tests/browser): the app, the synthetic dataset
+#      (synth.test.mjs), training and embedding in
 #      the tab (train.test.mjs, own.test.mjs), the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
 #   8. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
@@ -77,7 +78,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs train.test.mjs own.test.mjs site.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

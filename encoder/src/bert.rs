@@ -71,6 +71,44 @@ pub fn pooled_embeddings(
     Ok(pooled.broadcast_div(&norm)?)
 }
 
+/// Per-token output states of `texts`, real tokens only (no padding, no `[CLS]`/`[SEP]`), each
+/// L2-normalised: one row-major `(tokens × hidden)` vector per text. For token-alignment features
+/// (how well each hypothesis token is matched somewhere in the premise).
+pub fn token_states(
+    model: &BertModel,
+    tokenizer: &Tokenizer,
+    device: &Device,
+    texts: &[&str],
+) -> Result<Vec<Vec<f32>>> {
+    let enc = tokenizer
+        .encode_batch(texts.to_vec(), true)
+        .map_err(|e| anyhow!("tokenizing: {e}"))?;
+    let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
+    let mut ids = Vec::with_capacity(b * len);
+    let mut mask = Vec::with_capacity(b * len);
+    for e in &enc {
+        ids.extend_from_slice(e.get_ids());
+        mask.extend_from_slice(e.get_attention_mask());
+    }
+    let ids = Tensor::from_vec(ids, (b, len), device)?;
+    let mask_t = Tensor::from_vec(mask, (b, len), device)?;
+    let hidden = model
+        .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
+        .to_vec3::<f32>()?;
+    let mut out = Vec::with_capacity(b);
+    for (e, h) in enc.iter().zip(hidden) {
+        let mut v = Vec::new();
+        for (t, row) in h.iter().enumerate() {
+            if e.get_attention_mask()[t] == 1 && e.get_special_tokens_mask()[t] == 0 {
+                let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                v.extend(row.iter().map(|x| x / norm));
+            }
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
 /// A frozen encoder loaded from the checkpoint's bytes (the model worker's path: it has no files).
 pub struct Bert {
     pub model: BertModel,

@@ -14,6 +14,8 @@ mod embed_cmd;
 #[cfg(feature = "models")]
 mod encoder;
 #[cfg(feature = "models")]
+mod features_cmd;
+#[cfg(feature = "models")]
 mod finetune_cmd;
 mod pool_cmd;
 mod repro_cmd;
@@ -67,6 +69,9 @@ enum Command {
     Repro(repro_cmd::Args),
     /// Several dataset folders with the same classes as one (ids prefixed by dataset).
     Pool(pool_cmd::Args),
+    /// Head features from other blocks of the same encoder (joint pair, lexical, token alignment).
+    #[cfg(feature = "models")]
+    Features(features_cmd::Args),
     /// A synthetic dataset with known true distributions, votes and features (the model-side control).
     #[cfg(feature = "models")]
     Synth(synth_cmd::Args),
@@ -93,6 +98,8 @@ fn main() -> ExitCode {
         Command::Pool(a) => pool_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Synth(a) => synth_cmd::run(a),
+        #[cfg(feature = "models")]
+        Command::Features(a) => features_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Finetune(a) => finetune_cmd::run(a),
     };

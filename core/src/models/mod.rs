@@ -84,7 +84,7 @@ pub struct Run {
     /// The metrics on the validation items against their p_N (the run's N votes): choices between
     /// arms are made on these, never on the test metrics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub validation: Option<RunMetrics>,
+    pub validation: Option<ValidationMetrics>,
     /// Index of this run's first value in predictions.bin (in u16 values, not bytes).
     pub offset: usize,
 }
@@ -144,6 +144,24 @@ impl RunMetrics {
                 (d, name)
             })
             .fold((0.0, "kl"), |best, d| if d.0 > best.0 { d } else { best })
+    }
+}
+
+/// The metrics choices are made on, for the validation items against their p_N: KL (the head's
+/// training objective, up to a constant) and entropy correlation (what the study is about). Only
+/// these two are exported, to keep the exports inside their size budget.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct ValidationMetrics {
+    pub kl: f64,
+    pub entropy_corr: Option<f64>,
+}
+
+impl From<&RunMetrics> for ValidationMetrics {
+    fn from(m: &RunMetrics) -> Self {
+        ValidationMetrics {
+            kl: m.kl,
+            entropy_corr: m.entropy_corr,
+        }
     }
 }
 

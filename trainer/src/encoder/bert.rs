@@ -102,6 +102,10 @@ impl Encoder for BertEncoder {
         &self.name
     }
 
+    fn token_states(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        annosat_encoder::bert::token_states(&self.model, &self.tokenizer, &self.device, texts)
+    }
+
     fn embed(&self, texts: &[&str]) -> Result<Tensor> {
         annosat_encoder::pooled_embeddings(
             &self.model,

@@ -22,6 +22,9 @@ pub trait Encoder {
     fn embed(&self, texts: &[&str]) -> Result<Tensor>;
     /// A short name for caches and logs (e.g. `all-MiniLM-L6-v2`).
     fn name(&self) -> &str;
+    /// Per text, its real tokens' output states, each L2-normalised (`tokens × dim`, row-major):
+    /// for token-alignment features.
+    fn token_states(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
 }
 
 /// Loads the encoder in `dir` (config.json, model.safetensors, tokenizer.json).

@@ -13,13 +13,21 @@ pub fn mean(m: &Manifest, arm: &str, n: u32, k: M) -> Option<f64> {
         .map(|p| p.mean)
 }
 
-/// Mean over runs of the validation metric (validation items against their p_N).
+/// Mean over runs of a validation metric (validation items against their p_N; KL and entropy
+/// correlation are exported).
 pub fn val_mean(m: &Manifest, arm: &str, n: u32, k: M) -> Option<f64> {
     let v: Vec<f64> = m
         .runs
         .iter()
         .filter(|r| r.arm == arm && r.n == n)
-        .filter_map(|r| r.validation.as_ref().and_then(|v| k.of(v)))
+        .filter_map(|r| {
+            let v = r.validation.as_ref()?;
+            match k {
+                M::Kl => Some(v.kl),
+                M::EntropyCorr => v.entropy_corr,
+                _ => None,
+            }
+        })
         .collect();
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }

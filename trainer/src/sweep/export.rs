@@ -60,7 +60,7 @@ pub fn write(
                 temperature: r.temperature,
                 neighbours: r.neighbours,
                 metrics: r.metrics,
-                validation: Some(r.validation),
+                validation: Some((&r.validation).into()),
                 offset: pred.len() / 2,
             });
             pred.extend(r.probs.iter().flat_map(|p| p.to_le_bytes()));

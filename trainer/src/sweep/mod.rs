@@ -7,7 +7,7 @@
 //! [`export`] writes the files the app reads.
 
 mod export;
-mod pca;
+pub(crate) mod pca;
 
 use crate::embed_cmd;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
