@@ -234,7 +234,8 @@ fn StatusLine() -> impl IntoView {
             {
                 let workers = crate::bridge::size();
                 let text = format!(
-                    "{items} items, 50 repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}.",
+                    "{}{items} items, 50 repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}.",
+                    if st.dataset.get() == SYNTHETIC { "Synthetic data (generated here, not human labels): " } else { "" },
                     st.seed.get(),
                     st.compute_ms.get(),
                     if workers == 1 { "" } else { "s" }

@@ -264,10 +264,13 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
     view! {
         <div class="card model-head">
             <p class="sentence">
-                {format!("{}: {} encoder ({}), frozen; an MLP head per arm. Metrics on held-out test items against {}; {}, dots where {}% of the N=1 → N={} improvement is reached.",
-                    m.dataset, m.encoder, m.features, m.reference,
+                {format!("{}: {}; an MLP head per arm. Metrics on held-out test items against {}; {}, dots where {}% of the N=1 → N={} improvement is first reached; dashed: the constant and kNN baselines.",
+                    m.dataset,
+                    if m.encoder.starts_with("synthetic") { format!("generated features ({})", m.features) } else { format!("{} encoder ({}), frozen", m.encoder, m.features) },
+                    m.reference,
                     match m.units().first() {
                         Some((split, seed)) if units == 1 => format!("one run per arm and N (split seed {split}, model seed {seed})"),
+                        _ if m.config.as_ref().is_some_and(|c| c.folds.is_some()) => format!("lines are means over {units} runs (model seeds × folds), bands their range"),
                         _ => format!("lines are means over {units} runs (model seeds × split seeds), bands their range"),
                     },
                     st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
@@ -280,7 +283,8 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
             </details>
         </div>
         {(!m.pooled.is_empty()).then(|| view! { <Pooled m=m.clone() /> })}
-        {(!own).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
+        // Training in the tab needs the dataset's bundle: not there for pooled or synthetic exports.
+        {(!own && st.entry(&m.dataset).is_some()).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
         <section class="charts model-charts">{panels}</section>
         <Compare m=m2 />
     }
@@ -382,7 +386,7 @@ fn Pooled(m: Arc<Manifest>) -> impl IntoView {
     view! {
         <section class="card" id="pooled">
             <h2>"All items at N = " {move || grid_n(&m2, st.n.get())}</h2>
-            <p class="hint">"k-fold cross-validation: each item was a test item in one fold, so these scores use every item (entropy correlation with its Fisher-z 95% interval). The panels below are per fold."</p>
+            <p class="hint">"k-fold cross-validation: each item was a test item in one fold, so these scores use every item (entropy correlation with its Fisher-z 95% interval). The panels below are per fold. Joining folds adds their differences: even the constant predictor (one distribution per fold) gets a small r, a floor for the others."</p>
             <div class="table-wrap"><table class="movers" id="pooled-table">
                 <thead><tr><th>"arm"</th><th>"items"</th><th>"per model seed"</th></tr></thead>
                 <tbody>{rows}</tbody>

@@ -44,8 +44,8 @@ pub fn SynthCard() -> impl IntoView {
             <p class="hint">
                 {move || format!(
                     "Train an MLP head per checked arm and N on the {}-d generated features of the data on the target side ({}), \
-                     in this tab. With little feature noise the heads can learn each item's ambiguity, so KL and entropy \
-                     correlation both improve with N; compare the curves as you raise σ in the data card. The committed \
+                     in this tab. With little feature noise the heads can learn each item's ambiguity; compare the curves \
+                     as you raise σ in the data card. The committed \
                      exports below show three noise levels trained by annosat sweep.",
                     st.synth.get().dim,
                     st.synth.get().describe()

@@ -138,6 +138,40 @@ fn standardise(x: &mut [f32], w: usize) {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    let head = build(&a)?;
+    atomic_write(&a.out, &head.to_bytes()?)?;
+    tracing::info!("{}: {} features ({})", a.out.display(), head.width, head.layout);
+    println!("{}", a.out.display());
+    Ok(())
+}
+
+/// The head features of `a.set` for `a.data` (`a.out` is not used), cached beside the embeddings
+/// (`<features cache>/<dataset>/<set>.head.safetensors`) so a sweep that names a set builds it once.
+pub fn build_cached(a: &Args) -> Result<HeadFeatures> {
+    let cache = a
+        .features_cache
+        .clone()
+        .unwrap_or_else(|| crate::util::cache_root().join("features"))
+        .join(crate::util::dataset_name(&a.data))
+        .join(format!("{}.head.safetensors", a.set));
+    let ids = crate::util::load_votes(&a.data.join("votes.csv"), false)?
+        .item_ids()
+        .to_vec();
+    if let Ok(bytes) = std::fs::read(&cache) {
+        if let Ok(h) = HeadFeatures::from_bytes(&bytes) {
+            if h.item_ids == ids {
+                tracing::info!("cached: {}", cache.display());
+                return Ok(h);
+            }
+        }
+    }
+    let head = build(a)?;
+    atomic_write(&cache, &head.to_bytes()?)?;
+    Ok(head)
+}
+
+/// Builds the head features of `a.set` for `a.data`.
+pub fn build(a: &Args) -> Result<HeadFeatures> {
     let table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     let ids = table.item_ids().to_vec();
     let items = texts::read(&a.data.join("items.jsonl"), &ids)?;
@@ -215,11 +249,13 @@ pub fn run(a: Args) -> Result<()> {
     }
     let layout = blocks.iter().map(|b| b.2.clone()).collect::<Vec<_>>().join(" + ");
     let name = crate::util::dataset_name(&model_dir);
-    let head = HeadFeatures::new(ids, width, &values, name, format!("{layout}, stored as f16"));
-    atomic_write(&a.out, &head.to_bytes()?)?;
-    tracing::info!("{}: {width} features ({layout})", a.out.display());
-    println!("{}", a.out.display());
-    Ok(())
+    Ok(HeadFeatures::new(
+        ids,
+        width,
+        &values,
+        name,
+        format!("{layout}, stored as f16"),
+    ))
 }
 
 #[cfg(test)]

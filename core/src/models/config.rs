@@ -59,6 +59,9 @@ pub struct SweepConfig {
     /// item is tested once per model seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folds: Option<u64>,
+    /// `--features`: head features other than the default pair embeddings (blocks joined with +).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_set: Option<String>,
 }
 
 /// Version of the metric and arm definitions. 2: Murphy's UNC is Σ_k Var(y_k) (was

@@ -157,6 +157,9 @@ fn command_line(cfg: &SweepConfig) -> String {
     if let Some(k) = cfg.folds {
         c.push_str(&format!(" --folds {k}"));
     }
+    if let Some(f) = &cfg.feature_set {
+        c.push_str(&format!(" --features {f}"));
+    }
     c
 }
 

@@ -72,6 +72,10 @@ pub struct Args {
     /// Use only the first N items (quick checks).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Head features other than the default pair embeddings: blocks joined with + (pair, joint,
+    /// lexical, align; see `annosat features --help`), built once and cached. NLI pairs only.
+    #[arg(long)]
+    pub features: Option<String>,
     /// Train on these head features (a `features.safetensors` from an export) instead of embedding
     /// and projecting: the committed exports regenerate bit for bit from them on any CPU.
     #[arg(long)]
@@ -152,12 +156,18 @@ pub fn run(a: Args) -> Result<()> {
             seeds: a.seeds,
             heldout: a.heldout,
             head: head.clone(),
-            // Features narrower than --pca (a synthetic set's) are used as they are.
-            pca: if prep.head.width < a.pca { 0 } else { a.pca },
+            // Features narrower than --pca (a synthetic set's) or built by --features (projected
+            // block by block) are used as they are.
+            pca: if prep.head.width < a.pca || a.features.as_deref().is_some_and(|f| f != "pair") {
+                0
+            } else {
+                a.pca
+            },
             limit: a.limit,
             features: prep.head.hash(),
             metrics: annosat_core::models::METRICS_VERSION,
             folds: a.folds,
+            feature_set: a.features.clone().filter(|f| f != "pair"),
         };
         let dir = work.join(&prep.name).join(cfg.hash());
         atomic_write(
@@ -235,6 +245,16 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
     let head = match &a.head_features {
         // A folder that brings its own head features and no texts (`annosat synth`): train on them.
         None if own.exists() && !data.join("items.jsonl").exists() => load_features(&own)?,
+        None if a.features.as_deref().is_some_and(|f| f != "pair") => {
+            crate::features_cmd::build_cached(&crate::features_cmd::Args {
+                data: data.to_path_buf(),
+                set: a.features.clone().unwrap_or_default(),
+                out: PathBuf::new(),
+                model_dir: a.model_dir.clone(),
+                features_cache: a.features_cache.clone(),
+                batch: 64,
+            })?
+        }
         Some(file) => {
             let f = load_features(file)?;
             if a.pca > 0 && f.width != a.pca {
