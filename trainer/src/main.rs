@@ -17,6 +17,8 @@ mod encoder;
 mod features_cmd;
 #[cfg(feature = "models")]
 mod finetune_cmd;
+#[cfg(feature = "models")]
+mod finetune_top_cmd;
 mod pool_cmd;
 mod repro_cmd;
 #[cfg(feature = "models")]
@@ -72,6 +74,9 @@ enum Command {
     /// Head features from other blocks of the same encoder (joint pair, lexical, token alignment).
     #[cfg(feature = "models")]
     Features(features_cmd::Args),
+    /// Fine-tune the encoder's top layer(s) and a head, the lower layers' outputs cached (CPU-sized).
+    #[cfg(feature = "models")]
+    FinetuneTop(finetune_top_cmd::Args),
     /// A synthetic dataset with known true distributions, votes and features (the model-side control).
     #[cfg(feature = "models")]
     Synth(synth_cmd::Args),
@@ -100,6 +105,8 @@ fn main() -> ExitCode {
         Command::Synth(a) => synth_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Features(a) => features_cmd::run(a),
+        #[cfg(feature = "models")]
+        Command::FinetuneTop(a) => finetune_top_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Finetune(a) => finetune_cmd::run(a),
     };

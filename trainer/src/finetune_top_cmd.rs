@@ -1,0 +1,354 @@
+//! `annosat finetune-top`: fine-tune the encoder's top layer(s) and a head on N-vote targets, with
+//! the lower layers' outputs computed once and cached — what 2 CPU cores allow where fine-tuning the
+//! whole encoder (`annosat finetune`) does not.
+//!
+//! The checkpoint's first L − T layers run once over every premise and hypothesis (candle's
+//! `BertModel` loaded with `num_hidden_layers = L − T`); the top T layers are candle's
+//! `BertEncoder` loaded from the checkpoint's layers L − T … L − 1 as trainable variables. Their
+//! output is mean-pooled over real tokens and L2-normalised as in `annosat embed`, the pair features
+//! are `[u, v, |u−v|, u∗v]`, and a 64-unit MLP head gives K logits. `--layers 0` trains the head on
+//! the frozen encoder with the same code: the comparison that says what the top layer adds. At
+//! start the command checks that the cached lower layers plus the untrained top reproduce the full
+//! encoder's embeddings (printed). Targets, splits and metrics are annosat-heads'.
+
+use crate::texts::{self, Layout};
+use crate::util::{atomic_write, default_model_dir};
+use annosat_heads::arms::{self, Arm, RunTargets};
+use annosat_heads::eval;
+use annosat_heads::mlp::epoch_order;
+use annosat_heads::split::item_split;
+use anyhow::{bail, Context, Result};
+use candle_core::{DType, Device, Tensor, Var, D};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_transformers::models::bert::{BertEncoder, BertModel, Config};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Dataset folder (votes.csv + items.jsonl with premise and hypothesis).
+    #[arg(long)]
+    pub data: PathBuf,
+    #[arg(long)]
+    pub model_dir: Option<PathBuf>,
+    /// Arms (static ones: hard, ls<ε>, soft, dirichlet).
+    #[arg(long, value_delimiter = ',', default_values_t = ["hard".to_string(), "ls0.1".to_string(), "soft".to_string()])]
+    pub arms: Vec<String>,
+    #[arg(long, value_delimiter = ',', default_values_t = [1u32, 3, 10, 100])]
+    pub ns: Vec<u32>,
+    /// Top layers to train (0: the frozen encoder, for comparison).
+    #[arg(long, default_value_t = 1)]
+    pub layers: usize,
+    #[arg(long, default_value_t = 42)]
+    pub split: u64,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Most epochs; the epoch with the lowest validation loss is kept.
+    #[arg(long, default_value_t = 6)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 32)]
+    pub batch: usize,
+    /// Learning rate of the top layers (the head uses `--head-lr`).
+    #[arg(long, default_value_t = 5e-5)]
+    pub lr: f64,
+    #[arg(long, default_value_t = 1e-3)]
+    pub head_lr: f64,
+    /// Use only the first N items (smoke runs).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Write the results as JSON here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The cached lower-layer states of one text: `(tokens, hidden)` row-major, real tokens only.
+struct States {
+    rows: Vec<f32>,
+    len: usize,
+}
+
+struct Split {
+    lower: BertModel,
+    tokenizer: tokenizers::Tokenizer,
+    config: Config,
+    weights: HashMap<String, Tensor>,
+    dim: usize,
+}
+
+impl Split {
+    fn load(dir: &Path, layers: usize) -> Result<Split> {
+        let config: Config = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
+            .context("config.json is not a BERT config")?;
+        let total = config.num_hidden_layers;
+        if layers > total {
+            bail!("--layers {layers}: the encoder has {total}");
+        }
+        let mut lower_cfg = config.clone();
+        lower_cfg.num_hidden_layers = total - layers;
+        let weights = dir.join("model.safetensors");
+        // SAFETY: the checkpoint is not modified while mapped (it lives in the model cache).
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)? };
+        let lower = BertModel::load(vb, &lower_cfg)?;
+        let tokenizer = annosat_encoder::bert::tokenizer(&std::fs::read(dir.join("tokenizer.json"))?)?;
+        let dim = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(dir.join("config.json"))?)?["hidden_size"]
+            .as_u64()
+            .context("hidden_size")? as usize;
+        Ok(Split {
+            lower,
+            tokenizer,
+            config,
+            weights: candle_core::safetensors::load(&weights, &Device::Cpu)?,
+            dim,
+        })
+    }
+
+    /// Lower-layer states of `texts` (one forward per batch).
+    fn states(&self, texts: &[&str]) -> Result<Vec<States>> {
+        let enc = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| anyhow::anyhow!("tokenizing: {e}"))?;
+        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
+        let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
+        let mask: Vec<u32> = enc.iter().flat_map(|e| e.get_attention_mask().to_vec()).collect();
+        let ids = Tensor::from_vec(ids, (b, len), &Device::Cpu)?;
+        let mask_t = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
+        let h = self.lower.forward(&ids, &ids.zeros_like()?, Some(&mask_t))?.to_vec3::<f32>()?;
+        Ok(enc
+            .iter()
+            .zip(h)
+            .map(|(e, rows)| {
+                let real = e.get_attention_mask().iter().filter(|&&m| m == 1).count();
+                States {
+                    rows: rows[..real].iter().flatten().copied().collect(),
+                    len: real,
+                }
+            })
+            .collect())
+    }
+
+    /// The top `layers` as trainable variables, initialised from the checkpoint.
+    fn top(&self, layers: usize) -> Result<Option<(BertEncoder, VarMap)>> {
+        if layers == 0 {
+            return Ok(None);
+        }
+        let mut cfg = self.config.clone();
+        cfg.num_hidden_layers = layers;
+        let varmap = VarMap::new();
+        let top = BertEncoder::load(VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu), &cfg)?;
+        let first = self.config.num_hidden_layers - layers;
+        for (name, var) in varmap.data().lock().expect("varmap lock").iter() {
+            // "layer.j.…" of the top is the checkpoint's "encoder.layer.(first + j).…".
+            let rest = name.strip_prefix("layer.").context("a BertEncoder variable")?;
+            let (j, tail) = rest.split_once('.').context("layer index")?;
+            let want = format!("encoder.layer.{}.{tail}", first + j.parse::<usize>()?);
+            let t = self
+                .weights
+                .get(&want)
+                .or_else(|| self.weights.get(&format!("bert.{want}")))
+                .with_context(|| format!("the checkpoint has no {want}"))?;
+            var.set(t)?;
+        }
+        Ok(Some((top, varmap)))
+    }
+}
+
+/// Pooled, L2-normalised embeddings of cached texts through the top layers: `(texts, dim)`.
+fn pooled(top: Option<&BertEncoder>, cache: &[States], which: &[usize], dim: usize) -> Result<Tensor> {
+    let len = which.iter().map(|&t| cache[t].len).max().unwrap_or(1);
+    let b = which.len();
+    let mut h = vec![0f32; b * len * dim];
+    let mut mask = vec![0f32; b * len];
+    for (r, &t) in which.iter().enumerate() {
+        let s = &cache[t];
+        h[r * len * dim..r * len * dim + s.len * dim].copy_from_slice(&s.rows);
+        mask[r * len..r * len + s.len].fill(1.0);
+    }
+    let mut h = Tensor::from_vec(h, (b, len, dim), &Device::Cpu)?;
+    let m = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
+    if let Some(top) = top {
+        // BERT's additive mask: 0 on real tokens, the most negative f32 on padding.
+        let ext = ((m.ones_like()? - &m)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?;
+        h = top.forward(&h, &ext)?;
+    }
+    let m3 = m.unsqueeze(2)?;
+    let p = h.broadcast_mul(&m3)?.sum(1)?.broadcast_div(&m3.sum(1)?)?;
+    let norm = p.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+    Ok(p.broadcast_div(&norm)?)
+}
+
+struct Head {
+    w1: Var,
+    b1: Var,
+    w2: Var,
+    b2: Var,
+}
+
+impl Head {
+    fn new(d: usize, k: usize, seed: u64) -> Result<Head> {
+        let mut rng = annosat_core::sample::stream(seed, annosat_heads::mlp::PURPOSE_INIT, 0xF2, 0);
+        let mut uni = |bound: f32, n: usize| annosat_heads::mlp::uniform(&mut rng, bound, n);
+        let h = 64;
+        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
+        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
+            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, &Device::Cpu)?)?)
+        };
+        Ok(Head {
+            w1: var(uni(s1, d * h), (d, h))?,
+            b1: var(uni(s1, h), (1, h))?,
+            w2: var(uni(s2, h * k), (h, k))?,
+            b2: var(uni(s2, k), (1, k))?,
+        })
+    }
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let h = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
+        Ok(h.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+    }
+    fn vars(&self) -> Vec<Var> {
+        vec![self.w1.clone(), self.b1.clone(), self.w2.clone(), self.b2.clone()]
+    }
+}
+
+#[derive(serde::Serialize)]
+struct RunOut {
+    arm: String,
+    n: u32,
+    best_epoch: usize,
+    seconds: f64,
+    val_loss: Vec<f64>,
+    metrics: eval::Metrics,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
+    if let Some(l) = a.limit {
+        table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
+    }
+    let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
+    if t.layout != Layout::Pair {
+        bail!("finetune-top needs premise/hypothesis pairs");
+    }
+    let (n_items, k) = (table.num_items(), table.num_classes());
+    let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
+    let split = Split::load(&model_dir, a.layers)?;
+    let dim = split.dim;
+    // Every distinct text once, through the lower layers.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut unique: Vec<&str> = Vec::new();
+    for f in 0..2 {
+        for s in &t.texts[f] {
+            index.entry(s.as_str()).or_insert_with(|| {
+                unique.push(s.as_str());
+                unique.len() - 1
+            });
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let mut cache = Vec::with_capacity(unique.len());
+    for batch in unique.chunks(64) {
+        cache.extend(split.states(batch)?);
+    }
+    let cache_s = t0.elapsed().as_secs_f64();
+    tracing::info!("lower {} layers over {} texts in {cache_s:.1} s", split.config.num_hidden_layers - a.layers, unique.len());
+    // The split reproduces the whole encoder (before training).
+    let check: Vec<&str> = unique.iter().take(8).copied().collect();
+    let full = crate::encoder::load(&model_dir, &Device::Cpu)?.embed(&check)?;
+    let (top0, _) = split.top(a.layers)?.map(|(t, v)| (Some(t), Some(v))).unwrap_or((None, None));
+    let ours = pooled(top0.as_ref(), &cache, &(0..check.len()).collect::<Vec<_>>(), dim)?;
+    let diff = (full - ours)?.abs()?.max_all()?.to_scalar::<f32>()?;
+    println!("cached lower layers + top {}: largest difference from the full encoder's embeddings {diff:.2e}", a.layers);
+    if diff > 1e-3 {
+        bail!("the split encoder does not reproduce the full one ({diff})");
+    }
+    let prem: Vec<usize> = t.texts[0].iter().map(|s| index[s.as_str()]).collect();
+    let hyp: Vec<usize> = t.texts[1].iter().map(|s| index[s.as_str()]).collect();
+    let features = |top: Option<&BertEncoder>, rows: &[usize]| -> Result<Tensor> {
+        let u = pooled(top, &cache, &rows.iter().map(|&i| prem[i]).collect::<Vec<_>>(), dim)?;
+        let v = pooled(top, &cache, &rows.iter().map(|&i| hyp[i]).collect::<Vec<_>>(), dim)?;
+        Ok(Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?)
+    };
+    let parts = item_split(n_items, a.split);
+    let orders: Vec<Vec<u16>> = (0..n_items)
+        .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
+        .collect();
+    let human: Vec<f64> = parts[2].iter().flat_map(|&i| table.distribution(i)).collect();
+    let mut out = Vec::new();
+    for arm_name in &a.arms {
+        let arm = Arm::parse(arm_name).with_context(|| format!("unknown arm {arm_name:?}"))?;
+        if arm.per_epoch() || !arm.trained() {
+            bail!("{arm_name}: finetune-top trains static arms (hard, ls<ε>, soft, dirichlet)");
+        }
+        for &n in &a.ns {
+            if (0..n_items).any(|i| table.total(i) < n) {
+                bail!("N = {n} exceeds some item's votes");
+            }
+            let run = RunTargets { arm, n, split_seed: a.split, model_seed: a.seed };
+            let targets = |rows: &[usize]| -> Result<Tensor> {
+                let mut v = vec![0f32; rows.len() * k];
+                for (j, &i) in rows.iter().enumerate() {
+                    run.static_row(i, &orders[i], k, &mut v[j * k..(j + 1) * k]);
+                }
+                Ok(Tensor::from_vec(v, (rows.len(), k), &Device::Cpu)?)
+            };
+            let started = std::time::Instant::now();
+            let top = split.top(a.layers)?;
+            let head = Head::new(4 * dim, k, a.seed)?;
+            let mut opt_head = AdamW::new(head.vars(), ParamsAdamW { lr: a.head_lr, weight_decay: 0.01, ..Default::default() })?;
+            let mut opt_top = match &top {
+                Some((_, vm)) => Some(AdamW::new(vm.all_vars(), ParamsAdamW { lr: a.lr, weight_decay: 0.01, ..Default::default() })?),
+                None => None,
+            };
+            let ce = |logits: &Tensor, y: &Tensor| -> Result<Tensor> {
+                let lp = candle_nn::ops::log_softmax(logits, D::Minus1)?;
+                Ok((y.mul(&lp)?.sum_all()?.neg()? / logits.dim(0)? as f64)?)
+            };
+            let (mut best, mut best_epoch, mut best_test) = (f64::INFINITY, 0, Vec::new());
+            let mut val_loss = Vec::new();
+            let val_y = targets(&parts[1])?;
+            for epoch in 0..a.epochs {
+                let order = epoch_order(parts[0].len(), a.split, a.seed, epoch);
+                for chunk in order.chunks(a.batch.max(1)) {
+                    let rows: Vec<usize> = chunk.iter().map(|&j| parts[0][j as usize]).collect();
+                    let x = features(top.as_ref().map(|t| &t.0), &rows)?;
+                    let loss = ce(&head.forward(&x)?, &targets(&rows)?)?;
+                    let grads = loss.backward()?;
+                    opt_head.step(&grads)?;
+                    if let Some(o) = opt_top.as_mut() {
+                        o.step(&grads)?;
+                    }
+                }
+                let eval_rows = |rows: &[usize]| -> Result<Tensor> {
+                    let mut z = Vec::new();
+                    for c in rows.chunks(128) {
+                        z.push(head.forward(&features(top.as_ref().map(|t| &t.0), c)?.detach())?);
+                    }
+                    Ok(Tensor::cat(&z, 0)?)
+                };
+                let vl = ce(&eval_rows(&parts[1])?, &val_y)?.to_dtype(DType::F64)?.to_scalar::<f64>()?;
+                val_loss.push(vl);
+                if vl < best {
+                    (best, best_epoch) = (vl, epoch);
+                    best_test = eval_rows(&parts[2])?.flatten_all()?.to_vec1::<f32>()?;
+                }
+            }
+            let probs = eval::softmax(&best_test, k, 1.0);
+            let metrics = eval::metrics(&probs, &human, k);
+            let seconds = started.elapsed().as_secs_f64();
+            println!(
+                "{arm_name:>6} N={n:>3}  best epoch {best_epoch}  KL {:.4}  entropy corr {}  {seconds:.0} s",
+                metrics.kl,
+                metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "–".into())
+            );
+            out.push(RunOut { arm: arm_name.clone(), n, best_epoch, seconds, val_loss, metrics });
+        }
+    }
+    if let Some(path) = &a.out {
+        let body = serde_json::json!({
+            "dataset": crate::util::dataset_name(&a.data), "layers": a.layers, "split": a.split, "seed": a.seed,
+            "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "head_lr": a.head_lr, "limit": a.limit,
+            "cache_seconds": cache_s, "split_check_max_diff": diff, "runs": out,
+        });
+        atomic_write(path, &serde_json::to_vec_pretty(&body)?)?;
+    }
+    Ok(())
+}
