@@ -1,7 +1,9 @@
 //! `annosat finetune`: the whole encoder plus an MLP head, trained end to end on N-vote targets.
 //!
 //! The sweep's heads see frozen features; here the encoder's weights move too (siamese: premise and
-//! hypothesis go through the same encoder, features as in [`crate::texts`]). One arm, several N,
+//! hypothesis go through the same encoder, features as in [`crate::texts`]). Every transformer
+//! layer trains (`encoder::layer`: candle-transformers' own layers pass no gradient through their
+//! LayerNorms, so before this fix only the head learned); the embedding tables stay as loaded. One arm, several N,
 //! one (split, model seed); a fresh copy of the checkpoint per N. Prints throughput (samples/s)
 //! and the test metrics, and writes them as JSON with `--out`.
 //!
@@ -61,6 +63,9 @@ pub struct Args {
 struct NResult {
     n: u32,
     samples_per_s: f64,
+    /// Largest change of any encoder weight in training: > 0 shows the encoder itself learned
+    /// (candle-transformers' own BERT layers would leave it at 0; see encoder/layer.rs).
+    encoder_max_change: f32,
     train_loss: Vec<f64>,
     metrics: eval::Metrics,
 }
@@ -169,6 +174,13 @@ pub fn run(a: Args) -> Result<()> {
     for &n in a.ns.iter().filter(|&&n| n >= 1 && n <= max_n) {
         let (enc, varmap) = BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
         let varmap = varmap.expect("trainable encoder has variables");
+        let before: Vec<(String, Tensor)> = varmap
+            .data()
+            .lock()
+            .expect("varmap lock")
+            .iter()
+            .map(|(n, v)| (n.clone(), v.as_tensor().copy().expect("copy")))
+            .collect();
         let width = t.layout.width(enc.dim());
         let head = Head::new(width, 64, k, a.seed, &dev)?;
         let mut opt_enc = AdamW::new(
@@ -232,6 +244,17 @@ pub fn run(a: Args) -> Result<()> {
             );
         }
         let secs = started.elapsed().as_secs_f64();
+        let encoder_max_change = {
+            let now = varmap.data().lock().expect("varmap lock");
+            let mut m = 0f32;
+            for (name, t) in &before {
+                if let Some(v) = now.get(name) {
+                    m = m.max((v.as_tensor() - t)?.abs()?.max_all()?.to_scalar::<f32>()?);
+                }
+            }
+            m
+        };
+        tracing::info!("N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}");
         let mut logits = Vec::new();
         for rows in parts[2].chunks(a.batch) {
             let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
@@ -256,6 +279,7 @@ pub fn run(a: Args) -> Result<()> {
         results.push(NResult {
             n,
             samples_per_s: sps,
+            encoder_max_change,
             train_loss,
             metrics,
         });

@@ -3,8 +3,9 @@
 //! whole encoder (`annosat finetune`) does not.
 //!
 //! The checkpoint's first L − T layers run once over every premise and hypothesis (candle's
-//! `BertModel` loaded with `num_hidden_layers = L − T`); the top T layers are candle's
-//! `BertEncoder` loaded from the checkpoint's layers L − T … L − 1 as trainable variables. Their
+//! `BertModel` loaded with `num_hidden_layers = L − T`); the top T layers are
+//! [`TrainableLayer`]s loaded from the checkpoint's layers L − T … L − 1 as trainable variables
+//! (candle-transformers' own layer passes no gradient through its LayerNorms: see that module). Their
 //! output is mean-pooled over real tokens and L2-normalised as in `annosat embed`, the pair features
 //! are `[u, v, |u−v|, u∗v]`, and a 64-unit MLP head gives K logits. `--layers 0` trains the head on
 //! the frozen encoder with the same code: the comparison that says what the top layer adds. At
@@ -20,7 +21,8 @@ use annosat_heads::split::item_split;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
-use candle_transformers::models::bert::{BertEncoder, BertModel, Config};
+use crate::encoder::layer::TrainableLayer;
+use candle_transformers::models::bert::{BertModel, Config};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -128,33 +130,43 @@ impl Split {
     }
 
     /// The top `layers` as trainable variables, initialised from the checkpoint.
-    fn top(&self, layers: usize) -> Result<Option<(BertEncoder, VarMap)>> {
+    fn top(&self, layers: usize) -> Result<Option<(Top, VarMap)>> {
         if layers == 0 {
             return Ok(None);
         }
-        let mut cfg = self.config.clone();
-        cfg.num_hidden_layers = layers;
         let varmap = VarMap::new();
-        let top = BertEncoder::load(VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu), &cfg)?;
+        let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
         let first = self.config.num_hidden_layers - layers;
+        let top = (first..self.config.num_hidden_layers)
+            .map(|i| TrainableLayer::load(vb.pp(format!("encoder.layer.{i}")), &self.config))
+            .collect::<Result<Vec<_>>>()?;
         for (name, var) in varmap.data().lock().expect("varmap lock").iter() {
-            // "layer.j.…" of the top is the checkpoint's "encoder.layer.(first + j).…".
-            let rest = name.strip_prefix("layer.").context("a BertEncoder variable")?;
-            let (j, tail) = rest.split_once('.').context("layer index")?;
-            let want = format!("encoder.layer.{}.{tail}", first + j.parse::<usize>()?);
             let t = self
                 .weights
-                .get(&want)
-                .or_else(|| self.weights.get(&format!("bert.{want}")))
-                .with_context(|| format!("the checkpoint has no {want}"))?;
+                .get(name)
+                .or_else(|| self.weights.get(&format!("bert.{name}")))
+                .with_context(|| format!("the checkpoint has no {name}"))?;
             var.set(t)?;
         }
-        Ok(Some((top, varmap)))
+        Ok(Some((Top(top), varmap)))
+    }
+}
+
+/// The trainable top layers, applied in order.
+struct Top(Vec<TrainableLayer>);
+
+impl Top {
+    fn forward(&self, h: &Tensor, mask: &Tensor) -> Result<Tensor> {
+        let mut h = h.clone();
+        for l in &self.0 {
+            h = l.forward(&h, mask)?;
+        }
+        Ok(h)
     }
 }
 
 /// Pooled, L2-normalised embeddings of cached texts through the top layers: `(texts, dim)`.
-fn pooled(top: Option<&BertEncoder>, cache: &[States], which: &[usize], dim: usize) -> Result<Tensor> {
+fn pooled(top: Option<&Top>, cache: &[States], which: &[usize], dim: usize) -> Result<Tensor> {
     let len = which.iter().map(|&t| cache[t].len).max().unwrap_or(1);
     let b = which.len();
     let mut h = vec![0f32; b * len * dim];
@@ -262,7 +274,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let prem: Vec<usize> = t.texts[0].iter().map(|s| index[s.as_str()]).collect();
     let hyp: Vec<usize> = t.texts[1].iter().map(|s| index[s.as_str()]).collect();
-    let features = |top: Option<&BertEncoder>, rows: &[usize]| -> Result<Tensor> {
+    let features = |top: Option<&Top>, rows: &[usize]| -> Result<Tensor> {
         let u = pooled(top, &cache, &rows.iter().map(|&i| prem[i]).collect::<Vec<_>>(), dim)?;
         let v = pooled(top, &cache, &rows.iter().map(|&i| hyp[i]).collect::<Vec<_>>(), dim)?;
         Ok(Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?)

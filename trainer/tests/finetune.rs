@@ -41,6 +41,10 @@ fn finetune_trains_end_to_end_and_repeats_exactly_on_cpu() {
         assert!(r["samples_per_s"].as_f64().unwrap() > 0.0);
         assert!(r["metrics"]["kl"].as_f64().unwrap().is_finite());
         assert!(r["train_loss"][0].as_f64().unwrap() > 0.0);
+        assert!(
+            r["encoder_max_change"].as_f64().unwrap() > 1e-6,
+            "the encoder itself trains, not only the head: {r}"
+        );
     }
     let b = run("b.json");
     assert_eq!(
@@ -48,4 +52,27 @@ fn finetune_trains_end_to_end_and_repeats_exactly_on_cpu() {
         "same seed, same CPU result"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn finetune_top_reproduces_the_encoder_and_trains_its_top_layer() {
+    let snli = data_dir().join("chaosnli_snli");
+    let run = |layers: &str| -> String {
+        annosat(&[
+            "finetune-top", "--data", snli.to_str().unwrap(), "--limit", "60", "--ns", "1",
+            "--arms", "soft", "--epochs", "2", "--layers", layers,
+        ])
+    };
+    let (frozen, top) = (run("0"), run("1"));
+    // Cached lower layers + the (differentiable) top layer give the full encoder's embeddings.
+    let diff: f64 = top
+        .lines()
+        .find(|l| l.contains("largest difference"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|v| v.parse().ok())
+        .expect("the split check is printed");
+    assert!(diff < 1e-5, "{top}");
+    // Training the top layer changes the result (it would not if no gradient reached it).
+    let kl = |out: &str| out.lines().find(|l| l.contains("KL")).unwrap().to_string();
+    assert_ne!(kl(&frozen), kl(&top), "{frozen}\n{top}");
 }

@@ -1,5 +1,6 @@
 //! BERT-family encoders (all-MiniLM-L6-v2 by default) through candle-transformers' `BertModel`.
 
+use super::layer::TrainableLayer;
 use super::Encoder;
 use anyhow::{anyhow, Context, Result};
 use candle_core::{DType, Device, Tensor};
@@ -15,7 +16,11 @@ pub enum Train {
 }
 
 pub struct BertEncoder {
+    /// Frozen: the whole model. Trainable: the embeddings only (0 layers); the layers are `layers`.
     model: BertModel,
+    /// Trainable layers (empty when frozen): candle-transformers' layers pass no gradient through
+    /// their LayerNorms (see [`super::layer`]), so a trainable encoder runs these instead.
+    layers: Vec<TrainableLayer>,
     tokenizer: Tokenizer,
     device: Device,
     dim: usize,
@@ -35,6 +40,7 @@ impl BertEncoder {
             &std::fs::read(&tok_path).with_context(|| format!("reading {}", tok_path.display()))?,
         )?;
         let weights = dir.join("model.safetensors");
+        let mut layers = Vec::new();
         let (model, varmap) = match train {
             Train::Frozen => {
                 // SAFETY: the file is not modified while mapped (it lives in the model cache).
@@ -46,7 +52,14 @@ impl BertEncoder {
             Train::Trainable => {
                 let varmap = VarMap::new();
                 let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
-                let model = BertModel::load(vb, &config)?;
+                // The embeddings through candle-transformers (their LayerNorm passes no gradient,
+                // so the embedding tables stay as in the checkpoint), every layer trainable.
+                let mut emb_cfg = config.clone();
+                emb_cfg.num_hidden_layers = 0;
+                let model = BertModel::load(vb.clone(), &emb_cfg)?;
+                layers = (0..config.num_hidden_layers)
+                    .map(|i| TrainableLayer::load(vb.pp(format!("encoder.layer.{i}")), &config))
+                    .collect::<Result<Vec<_>>>()?;
                 // Copy the checkpoint into the variables, converting dtype (an F16 copy of the
                 // weights is what fits through the GPU machine's 64 MiB carry).
                 let tensors = candle_core::safetensors::load(&weights, device)
@@ -73,6 +86,7 @@ impl BertEncoder {
         Ok((
             BertEncoder {
                 model,
+                layers,
                 tokenizer,
                 device: device.clone(),
                 dim,
@@ -81,6 +95,36 @@ impl BertEncoder {
             },
             varmap,
         ))
+    }
+}
+
+impl BertEncoder {
+    /// Embeddings (0-layer model) → the trainable layers → masked mean pooling (+ L2), as
+    /// `annosat_encoder::pooled_embeddings` does for the frozen model.
+    fn embed_trainable(&self, texts: &[&str]) -> Result<Tensor> {
+        let enc = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| anyhow!("tokenizing: {e}"))?;
+        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
+        let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
+        let mask: Vec<u32> = enc.iter().flat_map(|e| e.get_attention_mask().to_vec()).collect();
+        let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
+        let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let mut h = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
+        let m = mask.to_dtype(DType::F32)?;
+        // BERT's additive mask: 0 on real tokens, the most negative f32 on padding.
+        let ext = ((m.ones_like()? - &m)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?;
+        for l in &self.layers {
+            h = l.forward(&h, &ext)?;
+        }
+        let m3 = m.unsqueeze(2)?;
+        let pooled = h.broadcast_mul(&m3)?.sum(1)?.broadcast_div(&m3.sum(1)?)?;
+        if !self.normalize {
+            return Ok(pooled);
+        }
+        let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+        Ok(pooled.broadcast_div(&norm)?)
     }
 }
 
@@ -107,6 +151,9 @@ impl Encoder for BertEncoder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Tensor> {
+        if !self.layers.is_empty() {
+            return self.embed_trainable(texts);
+        }
         annosat_encoder::pooled_embeddings(
             &self.model,
             &self.tokenizer,

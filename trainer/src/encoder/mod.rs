@@ -6,6 +6,7 @@
 //! [`Encoder`] over its candle-transformers model and adding an arm to [`load`].
 
 mod bert;
+pub mod layer;
 
 pub use bert::{BertEncoder, Train};
 
