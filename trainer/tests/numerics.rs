@@ -1,7 +1,8 @@
 //! The premise of the exports' bit-identity across CPUs (README, "What bit-identical means"): gemm,
 //! candle's CPU matmul, splits a reduction over k terms into blocks whose size it derives from this
 //! CPU's L1 cache, which changes the float sums — but never a reduction of 512 terms or fewer. Every
-//! product in the sweep's heads reduces over at most 256 terms, so training from fixed features
+//! product in the sweep's heads reduces over at most 268 terms (256 PCA components + 12 alignment
+//! features), so training from fixed features
 //! gives the same bits on every CPU. This test checks that premise on the machine it runs on, and
 //! prints how the encoder's 1,536-term feed-forward reduction is split here (that one depends on the
 //! CPU, which is why the head features are committed).
@@ -17,9 +18,10 @@ const F32: usize = 4;
 
 #[test]
 fn gemm_never_splits_the_heads_reductions() {
-    // k: PCA width (256), hidden units (64), minibatch (64), classes (2-3), and the 512 bound itself.
+    // k: head-feature width (256, or 268 with the alignment block), hidden units (64), minibatch
+    // (64), classes (2-3), and the 512 bound itself.
     // m × n: a minibatch or a split's items × the ~110 stacked heads' hidden units, and the reverse.
-    for k in [2, 3, 64, 256, 512] {
+    for k in [2, 3, 64, 256, 268, 512] {
         for (m, n) in [(64, 7040), (1211, 7040), (152, 7040), (7040, 64), (64, 3)] {
             let p = kernel_params(m, n, k, MR, NR, F32);
             assert_eq!(
