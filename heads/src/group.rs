@@ -238,8 +238,7 @@ pub fn train_group(
             .collect()
     };
     let near = arm_list
-        .iter()
-        .any(|a| *a == Arm::Knn)
+        .contains(&Arm::Knn)
         .then(|| baselines::Neighbours::new(prep, &parts));
     let mut results = Vec::new();
     for &arm in arm_list {

@@ -128,11 +128,18 @@ fn standardise(x: &mut [f32], w: usize) {
     let n = x.len() / w;
     for j in 0..w {
         let mean = (0..n).map(|i| x[i * w + j] as f64).sum::<f64>() / n as f64;
-        let var = (0..n).map(|i| (x[i * w + j] as f64 - mean).powi(2)).sum::<f64>() / n as f64;
+        let var = (0..n)
+            .map(|i| (x[i * w + j] as f64 - mean).powi(2))
+            .sum::<f64>()
+            / n as f64;
         let sd = var.sqrt();
         for i in 0..n {
             let v = &mut x[i * w + j];
-            *v = if sd > 1e-12 { ((*v as f64 - mean) / sd) as f32 } else { 0.0 };
+            *v = if sd > 1e-12 {
+                ((*v as f64 - mean) / sd) as f32
+            } else {
+                0.0
+            };
         }
     }
 }
@@ -140,7 +147,12 @@ fn standardise(x: &mut [f32], w: usize) {
 pub fn run(a: Args) -> Result<()> {
     let head = build(&a)?;
     atomic_write(&a.out, &head.to_bytes()?)?;
-    tracing::info!("{}: {} features ({})", a.out.display(), head.width, head.layout);
+    tracing::info!(
+        "{}: {} features ({})",
+        a.out.display(),
+        head.width,
+        head.layout
+    );
     println!("{}", a.out.display());
     Ok(())
 }
@@ -176,7 +188,11 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
     let ids = table.item_ids().to_vec();
     let items = texts::read(&a.data.join("items.jsonl"), &ids)?;
     if items.layout != Layout::Pair {
-        bail!("annosat features needs premise/hypothesis pairs; {} has the {} layout", a.data.display(), items.layout.name());
+        bail!(
+            "annosat features needs premise/hypothesis pairs; {} has the {} layout",
+            a.data.display(),
+            items.layout.name()
+        );
     }
     let (prem, hyp) = (&items.texts[0], &items.texts[1]);
     let n = ids.len();
@@ -189,7 +205,8 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
         None
     };
     let encoder = || -> Result<&dyn encoder::Encoder> {
-        enc.as_deref().ok_or_else(|| anyhow::anyhow!("no encoder loaded"))
+        enc.as_deref()
+            .ok_or_else(|| anyhow::anyhow!("no encoder loaded"))
     };
     for block in a.set.split('+') {
         match block {
@@ -204,11 +221,19 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
                 let emb = embed_cmd::load(&path)?;
                 let width = emb.layout.width(emb.dim);
                 let (w, kept) = pca::project(&emb.features(), n, width, 256, false);
-                blocks.push((w, 256.min(width), format!("pair (PCA 256, {:.1}% of variance)", kept * 100.0)));
+                blocks.push((
+                    w,
+                    256.min(width),
+                    format!("pair (PCA 256, {:.1}% of variance)", kept * 100.0),
+                ));
             }
             "joint" => {
                 let e = encoder()?;
-                let texts: Vec<String> = prem.iter().zip(hyp).map(|(p, h)| format!("{p} [SEP] {h}")).collect();
+                let texts: Vec<String> = prem
+                    .iter()
+                    .zip(hyp)
+                    .map(|(p, h)| format!("{p} [SEP] {h}"))
+                    .collect();
                 let mut v = Vec::with_capacity(n * e.dim());
                 for chunk in texts.chunks(a.batch.max(1)) {
                     let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
@@ -218,7 +243,11 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
                 blocks.push((v, e.dim(), "joint (premise [SEP] hypothesis)".into()));
             }
             "lexical" => {
-                let mut v: Vec<f32> = prem.iter().zip(hyp).flat_map(|(p, h)| lexical(p, h)).collect();
+                let mut v: Vec<f32> = prem
+                    .iter()
+                    .zip(hyp)
+                    .flat_map(|(p, h)| lexical(p, h))
+                    .collect();
                 standardise(&mut v, 8);
                 blocks.push((v, 8, "lexical (8)".into()));
             }
@@ -237,7 +266,9 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
                 standardise(&mut v, 12);
                 blocks.push((v, 12, "align (12)".into()));
             }
-            other => bail!("unknown feature block {other:?}: blocks are pair, joint, lexical, align"),
+            other => {
+                bail!("unknown feature block {other:?}: blocks are pair, joint, lexical, align")
+            }
         }
     }
     let width: usize = blocks.iter().map(|b| b.1).sum();
@@ -247,7 +278,11 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
             values.extend_from_slice(&v[i * w..(i + 1) * w]);
         }
     }
-    let layout = blocks.iter().map(|b| b.2.clone()).collect::<Vec<_>>().join(" + ");
+    let layout = blocks
+        .iter()
+        .map(|b| b.2.clone())
+        .collect::<Vec<_>>()
+        .join(" + ");
     let name = crate::util::dataset_name(&model_dir);
     Ok(HeadFeatures::new(
         ids,

@@ -12,6 +12,7 @@
 //! start the command checks that the cached lower layers plus the untrained top reproduce the full
 //! encoder's embeddings (printed). Targets, splits and metrics are annosat-heads'.
 
+use crate::encoder::layer::TrainableLayer;
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_heads::arms::{self, Arm, RunTargets};
@@ -21,7 +22,6 @@ use annosat_heads::split::item_split;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
-use crate::encoder::layer::TrainableLayer;
 use candle_transformers::models::bert::{BertModel, Config};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -79,8 +79,9 @@ struct Split {
 
 impl Split {
     fn load(dir: &Path, layers: usize) -> Result<Split> {
-        let config: Config = serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
-            .context("config.json is not a BERT config")?;
+        let config: Config =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("config.json"))?)
+                .context("config.json is not a BERT config")?;
         let total = config.num_hidden_layers;
         if layers > total {
             bail!("--layers {layers}: the encoder has {total}");
@@ -89,10 +90,14 @@ impl Split {
         lower_cfg.num_hidden_layers = total - layers;
         let weights = dir.join("model.safetensors");
         // SAFETY: the checkpoint is not modified while mapped (it lives in the model cache).
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)? };
+        let vb =
+            unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)? };
         let lower = BertModel::load(vb, &lower_cfg)?;
-        let tokenizer = annosat_encoder::bert::tokenizer(&std::fs::read(dir.join("tokenizer.json"))?)?;
-        let dim = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(dir.join("config.json"))?)?["hidden_size"]
+        let tokenizer =
+            annosat_encoder::bert::tokenizer(&std::fs::read(dir.join("tokenizer.json"))?)?;
+        let dim = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(
+            dir.join("config.json"),
+        )?)?["hidden_size"]
             .as_u64()
             .context("hidden_size")? as usize;
         Ok(Split {
@@ -112,10 +117,16 @@ impl Split {
             .map_err(|e| anyhow::anyhow!("tokenizing: {e}"))?;
         let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
         let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
-        let mask: Vec<u32> = enc.iter().flat_map(|e| e.get_attention_mask().to_vec()).collect();
+        let mask: Vec<u32> = enc
+            .iter()
+            .flat_map(|e| e.get_attention_mask().to_vec())
+            .collect();
         let ids = Tensor::from_vec(ids, (b, len), &Device::Cpu)?;
         let mask_t = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
-        let h = self.lower.forward(&ids, &ids.zeros_like()?, Some(&mask_t))?.to_vec3::<f32>()?;
+        let h = self
+            .lower
+            .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
+            .to_vec3::<f32>()?;
         Ok(enc
             .iter()
             .zip(h)
@@ -203,7 +214,11 @@ impl Head {
         let h = 64;
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
         let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
-            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, &Device::Cpu)?)?)
+            Ok(Var::from_tensor(&Tensor::from_vec(
+                v,
+                shape,
+                &Device::Cpu,
+            )?)?)
         };
         Ok(Head {
             w1: var(uni(s1, d * h), (d, h))?,
@@ -213,11 +228,20 @@ impl Head {
         })
     }
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let h = x.matmul(self.w1.as_tensor())?.broadcast_add(self.b1.as_tensor())?.relu()?;
-        Ok(h.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())?)
+        let h = x
+            .matmul(self.w1.as_tensor())?
+            .broadcast_add(self.b1.as_tensor())?
+            .relu()?;
+        Ok(h.matmul(self.w2.as_tensor())?
+            .broadcast_add(self.b2.as_tensor())?)
     }
     fn vars(&self) -> Vec<Var> {
-        vec![self.w1.clone(), self.b1.clone(), self.w2.clone(), self.b2.clone()]
+        vec![
+            self.w1.clone(),
+            self.b1.clone(),
+            self.w2.clone(),
+            self.b2.clone(),
+        ]
     }
 }
 
@@ -261,12 +285,24 @@ pub fn run(a: Args) -> Result<()> {
         cache.extend(split.states(batch)?);
     }
     let cache_s = t0.elapsed().as_secs_f64();
-    tracing::info!("lower {} layers over {} texts in {cache_s:.1} s", split.config.num_hidden_layers - a.layers, unique.len());
+    tracing::info!(
+        "lower {} layers over {} texts in {cache_s:.1} s",
+        split.config.num_hidden_layers - a.layers,
+        unique.len()
+    );
     // The split reproduces the whole encoder (before training).
     let check: Vec<&str> = unique.iter().take(8).copied().collect();
     let full = crate::encoder::load(&model_dir, &Device::Cpu)?.embed(&check)?;
-    let (top0, _) = split.top(a.layers)?.map(|(t, v)| (Some(t), Some(v))).unwrap_or((None, None));
-    let ours = pooled(top0.as_ref(), &cache, &(0..check.len()).collect::<Vec<_>>(), dim)?;
+    let (top0, _) = split
+        .top(a.layers)?
+        .map(|(t, v)| (Some(t), Some(v)))
+        .unwrap_or((None, None));
+    let ours = pooled(
+        top0.as_ref(),
+        &cache,
+        &(0..check.len()).collect::<Vec<_>>(),
+        dim,
+    )?;
     let diff = (full - ours)?.abs()?.max_all()?.to_scalar::<f32>()?;
     println!("cached lower layers + top {}: largest difference from the full encoder's embeddings {diff:.2e}", a.layers);
     if diff > 1e-3 {
@@ -275,15 +311,28 @@ pub fn run(a: Args) -> Result<()> {
     let prem: Vec<usize> = t.texts[0].iter().map(|s| index[s.as_str()]).collect();
     let hyp: Vec<usize> = t.texts[1].iter().map(|s| index[s.as_str()]).collect();
     let features = |top: Option<&Top>, rows: &[usize]| -> Result<Tensor> {
-        let u = pooled(top, &cache, &rows.iter().map(|&i| prem[i]).collect::<Vec<_>>(), dim)?;
-        let v = pooled(top, &cache, &rows.iter().map(|&i| hyp[i]).collect::<Vec<_>>(), dim)?;
+        let u = pooled(
+            top,
+            &cache,
+            &rows.iter().map(|&i| prem[i]).collect::<Vec<_>>(),
+            dim,
+        )?;
+        let v = pooled(
+            top,
+            &cache,
+            &rows.iter().map(|&i| hyp[i]).collect::<Vec<_>>(),
+            dim,
+        )?;
         Ok(Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?)
     };
     let parts = item_split(n_items, a.split);
     let orders: Vec<Vec<u16>> = (0..n_items)
         .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
         .collect();
-    let human: Vec<f64> = parts[2].iter().flat_map(|&i| table.distribution(i)).collect();
+    let human: Vec<f64> = parts[2]
+        .iter()
+        .flat_map(|&i| table.distribution(i))
+        .collect();
     let mut out = Vec::new();
     for arm_name in &a.arms {
         let arm = Arm::parse(arm_name).with_context(|| format!("unknown arm {arm_name:?}"))?;
@@ -294,7 +343,12 @@ pub fn run(a: Args) -> Result<()> {
             if (0..n_items).any(|i| table.total(i) < n) {
                 bail!("N = {n} exceeds some item's votes");
             }
-            let run = RunTargets { arm, n, split_seed: a.split, model_seed: a.seed };
+            let run = RunTargets {
+                arm,
+                n,
+                split_seed: a.split,
+                model_seed: a.seed,
+            };
             let targets = |rows: &[usize]| -> Result<Tensor> {
                 let mut v = vec![0f32; rows.len() * k];
                 for (j, &i) in rows.iter().enumerate() {
@@ -305,9 +359,23 @@ pub fn run(a: Args) -> Result<()> {
             let started = std::time::Instant::now();
             let top = split.top(a.layers)?;
             let head = Head::new(4 * dim, k, a.seed)?;
-            let mut opt_head = AdamW::new(head.vars(), ParamsAdamW { lr: a.head_lr, weight_decay: 0.01, ..Default::default() })?;
+            let mut opt_head = AdamW::new(
+                head.vars(),
+                ParamsAdamW {
+                    lr: a.head_lr,
+                    weight_decay: 0.01,
+                    ..Default::default()
+                },
+            )?;
             let mut opt_top = match &top {
-                Some((_, vm)) => Some(AdamW::new(vm.all_vars(), ParamsAdamW { lr: a.lr, weight_decay: 0.01, ..Default::default() })?),
+                Some((_, vm)) => Some(AdamW::new(
+                    vm.all_vars(),
+                    ParamsAdamW {
+                        lr: a.lr,
+                        weight_decay: 0.01,
+                        ..Default::default()
+                    },
+                )?),
                 None => None,
             };
             let ce = |logits: &Tensor, y: &Tensor| -> Result<Tensor> {
@@ -336,7 +404,9 @@ pub fn run(a: Args) -> Result<()> {
                     }
                     Ok(Tensor::cat(&z, 0)?)
                 };
-                let vl = ce(&eval_rows(&parts[1])?, &val_y)?.to_dtype(DType::F64)?.to_scalar::<f64>()?;
+                let vl = ce(&eval_rows(&parts[1])?, &val_y)?
+                    .to_dtype(DType::F64)?
+                    .to_scalar::<f64>()?;
                 val_loss.push(vl);
                 if vl < best {
                     (best, best_epoch) = (vl, epoch);
@@ -351,7 +421,14 @@ pub fn run(a: Args) -> Result<()> {
                 metrics.kl,
                 metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "–".into())
             );
-            out.push(RunOut { arm: arm_name.clone(), n, best_epoch, seconds, val_loss, metrics });
+            out.push(RunOut {
+                arm: arm_name.clone(),
+                n,
+                best_epoch,
+                seconds,
+                val_loss,
+                metrics,
+            });
         }
     }
     if let Some(path) = &a.out {

@@ -59,8 +59,19 @@ fn finetune_top_reproduces_the_encoder_and_trains_its_top_layer() {
     let snli = data_dir().join("chaosnli_snli");
     let run = |layers: &str| -> String {
         annosat(&[
-            "finetune-top", "--data", snli.to_str().unwrap(), "--limit", "60", "--ns", "1",
-            "--arms", "soft", "--epochs", "2", "--layers", layers,
+            "finetune-top",
+            "--data",
+            snli.to_str().unwrap(),
+            "--limit",
+            "60",
+            "--ns",
+            "1",
+            "--arms",
+            "soft",
+            "--epochs",
+            "2",
+            "--layers",
+            layers,
         ])
     };
     let (frozen, top) = (run("0"), run("1"));

@@ -61,7 +61,7 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
 /// (the tests compare). `None` for n ≤ 3 or |r| = 1.
 pub fn pearson_ci95(r: f64, n: usize) -> Option<(f64, f64)> {
     use statrs::distribution::{ContinuousCDF, Normal};
-    if n <= 3 || !(r.abs() < 1.0) {
+    if n <= 3 || r.is_nan() || r.abs() >= 1.0 {
         return None;
     }
     let z = Normal::new(0.0, 1.0).ok()?.inverse_cdf(0.975);

@@ -108,7 +108,10 @@ impl BertEncoder {
             .map_err(|e| anyhow!("tokenizing: {e}"))?;
         let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
         let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
-        let mask: Vec<u32> = enc.iter().flat_map(|e| e.get_attention_mask().to_vec()).collect();
+        let mask: Vec<u32> = enc
+            .iter()
+            .flat_map(|e| e.get_attention_mask().to_vec())
+            .collect();
         let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
         let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
         let mut h = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
@@ -123,7 +126,11 @@ impl BertEncoder {
         if !self.normalize {
             return Ok(pooled);
         }
-        let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+        let norm = pooled
+            .sqr()?
+            .sum_keepdim(1)?
+            .sqrt()?
+            .clamp(1e-12, f32::MAX)?;
         Ok(pooled.broadcast_div(&norm)?)
     }
 }

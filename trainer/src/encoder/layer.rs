@@ -30,7 +30,12 @@ impl Norm {
         })
     }
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        Ok(candle_nn::ops::layer_norm_slow(x, &self.weight, &self.bias, self.eps)?)
+        Ok(candle_nn::ops::layer_norm_slow(
+            x,
+            &self.weight,
+            &self.bias,
+            self.eps,
+        )?)
     }
 }
 
@@ -70,7 +75,9 @@ impl TrainableLayer {
         let (b, len, hidden) = h.dims3()?;
         let dh = hidden / self.heads;
         let split = |x: Tensor| -> Result<Tensor> {
-            Ok(x.reshape((b, len, self.heads, dh))?.transpose(1, 2)?.contiguous()?)
+            Ok(x.reshape((b, len, self.heads, dh))?
+                .transpose(1, 2)?
+                .contiguous()?)
         };
         let q = split(self.query.forward(h)?)?;
         let k = split(self.key.forward(h)?)?;
@@ -82,7 +89,9 @@ impl TrainableLayer {
             .transpose(1, 2)?
             .contiguous()?
             .reshape((b, len, hidden))?;
-        let a = self.attn_norm.forward(&(self.attn_out.forward(&ctx)? + h)?)?;
+        let a = self
+            .attn_norm
+            .forward(&(self.attn_out.forward(&ctx)? + h)?)?;
         let i = self.intermediate.forward(&a)?.gelu_erf()?;
         self.out_norm.forward(&(self.out.forward(&i)? + &a)?)
     }
