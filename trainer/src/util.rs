@@ -41,7 +41,6 @@ pub fn default_model_dir() -> PathBuf {
         .unwrap_or_else(|_| cache_root().join("models/all-MiniLM-L6-v2"))
 }
 
-#[cfg(feature = "models")]
 /// The dataset's name: its folder name.
 pub fn dataset_name(dir: &Path) -> String {
     std::fs::canonicalize(dir)
