@@ -199,16 +199,19 @@ fn folder(path: &str) -> &str {
     &path[..path.rfind('/').map(|i| i + 1).unwrap_or(0)]
 }
 
-/// Epochs each group of an export ran (the length of its loss curves in training.json).
+/// Epochs each group of an export ran: the longest loss curve of its runs in training.json (the
+/// baselines train nothing and have none).
 async fn group_lengths(path: &str) -> Result<GroupLengths, String> {
     let url = format!("models/{}training.json", folder(path));
     let bytes = crate::data::fetch_bytes(&url).await?;
     let list: Vec<annosat_core::models::TrainingEntry> =
         serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))?;
-    Ok(list
-        .into_iter()
-        .map(|e| ((e.split, e.seed), e.train_loss.len()))
-        .collect())
+    let mut lengths = GroupLengths::new();
+    for e in list {
+        let l = lengths.entry((e.split, e.seed)).or_insert(0);
+        *l = (*l).max(e.train_loss.len());
+    }
+    Ok(lengths)
 }
 
 /// Trains `arms` at `ns` for the chosen split and model seed, with the export's settings and its

@@ -49,7 +49,8 @@ test('the picker lists every dataset with its statistics, and switching recomput
   const page = await openApp(ctx, server.url);
   const options = await page.locator('#dataset option').count();
   const index = JSON.parse(fs.readFileSync(path.join(dist, 'data/index.json'), 'utf8'));
-  assert.equal(options, index.length);
+  assert.equal(options, index.length + 1, 'every bundled dataset and the synthetic one');
+  assert.equal(await page.locator('#dataset option[value=synthetic]').count(), 1);
   const stats = await page.locator('#stats').textContent();
   assert.match(stats, /1514/);
   assert.match(stats, /100 \/ 100 \/ 100/);
