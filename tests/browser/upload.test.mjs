@@ -57,6 +57,12 @@ const BAD = [
   ['one-class.csv', 'item_id,a\nx,1\n', /found 1 class column\(s\) but at least 2 are needed/],
   ['mixed.csv', 'item_id,annotator_id,label,a\nx,w,a,1\n', /mixes the wide and long formats/],
   ['latin1.csv', Buffer.from([...Buffer.from('item_id,a,b\nx'), 0xff, ...Buffer.from(',1,2\n')]), /not valid UTF-8/],
+  ['votes.csv.gz', Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), /a gzip-compressed file.*gunzip/],
+  ['book.xlsx', Buffer.from('PK\x03\x04\x14\x00\x06\x00rest of a workbook', 'latin1'), /Excel .xlsx.*Save As → CSV UTF-8/],
+  ['utf16.csv', Buffer.from('\ufeffitem_id,a,b\nx,1,2\n', 'utf16le'), /UTF-16 text.*re-save it as UTF-8/],
+  ['votes.json', '{"items": [{"id": "x", "votes": [1, 2]}]}', /JSON.*convert it to CSV/],
+  ['zeros.csv', 'item_id,a,b\nx,0,0\ny,0,0\n', /all 2 item rows have zero votes/],
+  ['huge-cell.csv', `item_id,a,b\nx,1,${'9'.repeat(200_000)}\n`, /\(200000 characters\)/],
   ['wide65.csv', `item_id,${Array.from({ length: 65 }, (_, i) => `c${i}`).join(',')}\nx,${Array(65).fill(1).join(',')}\n`, /at most 64 are supported/],
 ];
 

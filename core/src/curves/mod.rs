@@ -120,6 +120,8 @@ pub enum CurveError {
     ZeroN,
     #[error("no item has enough votes for any requested N (largest vote count {max_votes})")]
     NothingToCompute { max_votes: u32 },
+    #[error("every item has at most one vote to subsample from (after any held-out split), so N = 1 is all there is and nothing can saturate; the curves need items with at least 2 votes (more votes per item give longer curves)")]
+    OneVoteEach,
 }
 
 /// One metric at one N: mean and 95% interval over repeats.
@@ -321,6 +323,11 @@ pub fn compute_repeats(
         Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
     };
     let max_votes = pool.max_total();
+    // Said before any work: a million single-vote items would otherwise compute for seconds to
+    // show one point.
+    if max_votes < 2 {
+        return Err(CurveError::OneVoteEach);
+    }
     let mut grid: Vec<u32> = if cfg.grid.is_empty() {
         (1..=max_votes).collect()
     } else {

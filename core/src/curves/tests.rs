@@ -257,3 +257,15 @@ fn parts_merge_to_the_whole() {
         serde_json::to_string(&whole).unwrap()
     );
 }
+
+#[test]
+fn single_vote_items_are_refused_up_front() {
+    let t = VoteTable::new(
+        vec!["a".into(), "b".into()],
+        (0..1000).map(|i| format!("i{i}")).collect(),
+        (0..1000).flat_map(|i| if i % 2 == 0 { [1, 0] } else { [0, 1] }).collect(),
+    );
+    let e = compute(&t, &CurveConfig::default()).unwrap_err();
+    assert_eq!(e, CurveError::OneVoteEach);
+    assert!(e.to_string().contains("at least 2 votes"));
+}

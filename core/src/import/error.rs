@@ -25,6 +25,23 @@ pub enum ImportErrorKind {
     ZeroVotes { id: String },
     MixedFormats { detail: String },
     EmptyLabel,
+    /// Not a CSV text file at all, recognised by its first bytes: what it is and what to do.
+    NotCsv { what: &'static str, fix: &'static str },
+    /// Every item row has zero votes (so none is left to compute on).
+    AllZeroVotes { rows: usize },
+}
+
+/// A value from the user's file as it appears in a message: at most 80 characters, with the full
+/// length said when cut (a 10 MB cell must not become a 10 MB message).
+pub fn quoted(s: &str) -> String {
+    const MAX: usize = 80;
+    let n = s.chars().count();
+    if n <= MAX {
+        format!("'{s}'")
+    } else {
+        let head: String = s.chars().take(MAX).collect();
+        format!("'{head}…' ({n} characters)")
+    }
 }
 
 impl fmt::Display for ImportErrorKind {
@@ -34,23 +51,25 @@ impl fmt::Display for ImportErrorKind {
             Empty => write!(f, "the file is empty; give a header row (item_id,<class_1>,…,<class_K> or item_id,annotator_id,label) and one row per item or vote"),
             InvalidUtf8 => write!(f, "the text is not valid UTF-8; save the file as UTF-8 (a BOM is fine)"),
             Malformed(m) => write!(f, "the CSV is malformed ({m}); check quotes and delimiters"),
-            NoHeader { first_cell } => write!(f, "the first row looks like data (first class cell '{first_cell}' is a number and the first column is not named item_id), not a header; add a header row: item_id,<class names…>"),
+            NoHeader { first_cell } => write!(f, "the first row looks like data (first class cell {} is a number and the first column is not named item_id), not a header; add a header row: item_id,<class names…>", quoted(first_cell)),
             NoItems => write!(f, "the file has a header but no item rows; add one row per item (wide) or per vote (long)"),
-            NoTextColumn { header } => write!(f, "a texts file needs the item id first and a text column (text, or premise and hypothesis); its header is '{header}'"),
+            NoTextColumn { header } => write!(f, "a texts file needs the item id first and a text column (text, or premise and hypothesis); its header is {}", quoted(header)),
             EmptyClassName => write!(f, "a class column has an empty name; give every count column a class name in the header"),
-            DuplicateClassName(n) => write!(f, "class '{n}' appears twice in the header; give each class column a distinct name"),
+            DuplicateClassName(n) => write!(f, "class {} appears twice in the header; give each class column a distinct name", quoted(n)),
             FewerThanTwoClasses { found } => write!(f, "found {found} class column(s) but at least 2 are needed; a wide file is item_id,<class_1>,<class_2>,… and a long file is item_id,annotator_id,label"),
             TooManyClasses { found } => write!(f, "found {found} classes but at most {} are supported; merge rare classes", crate::votes::MAX_CLASSES),
             WrongColumnCount { expected, found } => write!(f, "this row has {found} columns but the header has {expected}; give every row one cell per header column"),
             EmptyItemId => write!(f, "the item id is empty; give every row an item id in the first column"),
-            DuplicateItem { id, first_line } => write!(f, "item '{id}' already appeared on line {first_line}; a wide file has one row per item, so merge the rows (add their counts)"),
-            NotInteger { value } => write!(f, "count '{value}' is not a whole number; write a non-negative integer (0 for no votes)"),
-            Negative { value } => write!(f, "count '{value}' is negative; vote counts must be 0 or more"),
-            Fractional { value } => write!(f, "count '{value}' has a fractional part; write whole vote counts, not proportions"),
-            CountTooLarge { value } => write!(f, "count '{value}' is too large; counts must stay below 1,000,000,000 per item"),
-            ZeroVotes { id } => write!(f, "item '{id}' has zero votes; remove the row or skip such items (CLI: --skip-empty-items)"),
+            DuplicateItem { id, first_line } => write!(f, "item {} already appeared on line {first_line}; a wide file has one row per item, so merge the rows (add their counts)", quoted(id)),
+            NotInteger { value } => write!(f, "count {} is not a whole number; write a non-negative integer (0 for no votes)", quoted(value)),
+            Negative { value } => write!(f, "count {} is negative; vote counts must be 0 or more", quoted(value)),
+            Fractional { value } => write!(f, "count {} has a fractional part; write whole vote counts, not proportions", quoted(value)),
+            CountTooLarge { value } => write!(f, "count {} is too large; counts must stay below 1,000,000,000 per item", quoted(value)),
+            ZeroVotes { id } => write!(f, "item {} has zero votes; remove the row or skip such items (CLI: --skip-empty-items)", quoted(id)),
             MixedFormats { detail } => write!(f, "the file mixes the wide and long formats ({detail}); use either item_id,<class_1>,…,<class_K> with counts or exactly item_id,annotator_id,label"),
             EmptyLabel => write!(f, "the label is empty; give every vote row a class label"),
+            NotCsv { what, fix } => write!(f, "this is {what}, not a CSV text file; {fix}"),
+            AllZeroVotes { rows } => write!(f, "all {rows} item rows have zero votes, so there is nothing to compute; fill in the vote counts (each row: item_id, then one count per class)"),
         }
     }
 }

@@ -67,19 +67,74 @@ struct OpenCsv<'a> {
     header: Vec<String>,
 }
 
-/// Strips a BOM, sniffs the delimiter and reads the header; empty or whitespace-only input is
-/// [`ImportErrorKind::Empty`]. Shared by vote files and texts files.
+/// What a file that is not CSV text is, from its first bytes, and what to do about it: the
+/// messages a user gets for a compressed file, a workbook, an image, UTF-16 or JSON instead of
+/// "not valid UTF-8".
+fn not_csv(bytes: &[u8]) -> Option<ImportErrorKind> {
+    let kind = |what, fix| Some(ImportErrorKind::NotCsv { what, fix });
+    let utf16 = "UTF-16 text";
+    let utf16_fix = "re-save it as UTF-8 (Excel: Save As → CSV UTF-8; or iconv -f UTF-16 -t UTF-8 in.csv > out.csv)";
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return kind("a gzip-compressed file", "decompress it first (gunzip FILE) and load the CSV inside");
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        return kind("a zip archive (an Excel .xlsx workbook is one)", "in Excel use File → Save As → CSV UTF-8; a zip of CSVs: unzip it first");
+    }
+    if bytes.starts_with(&[0xd0, 0xcf, 0x11, 0xe0]) {
+        return kind("an old Excel .xls workbook", "in Excel use File → Save As → CSV UTF-8");
+    }
+    if bytes.starts_with(b"\x89PNG") || bytes.starts_with(&[0xff, 0xd8, 0xff]) || bytes.starts_with(b"GIF8") {
+        return kind("an image", "load the vote table as CSV (item_id,<class…> or item_id,annotator_id,label)");
+    }
+    if bytes.starts_with(b"%PDF") {
+        return kind("a PDF document", "export the vote table as CSV");
+    }
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return kind(utf16, utf16_fix);
+    }
+    // UTF-16 without a byte-order mark: ASCII text with every other byte 0.
+    let head = &bytes[..bytes.len().min(64)];
+    if head.len() >= 8 && head.iter().filter(|&&b| b == 0).count() * 3 >= head.len() {
+        return kind(utf16, utf16_fix);
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if matches!(first, Some(b'{') | Some(b'[')) {
+        return kind("JSON (it starts with { or [)", "convert it to CSV: a wide file item_id,<class_1>,…,<class_K> with one row of counts per item, or a long file item_id,annotator_id,label with one row per vote");
+    }
+    None
+}
+
+/// Excel's optional first line `sep=;` (common where `,` is the decimal mark): its delimiter.
+fn excel_sep(bytes: &[u8]) -> Option<u8> {
+    let rest = bytes.strip_prefix(b"sep=")?;
+    let d = *rest.first()?;
+    let after = &rest[1..];
+    (matches!(d, b',' | b';' | b'\t' | b'|') && (after.starts_with(b"\n") || after.starts_with(b"\r\n") || after.is_empty()))
+        .then_some(d)
+}
+
+/// Strips a BOM, sniffs the delimiter (or takes Excel's `sep=` line) and reads the header; empty or
+/// whitespace-only input is [`ImportErrorKind::Empty`], a file that is not CSV text is named
+/// ([`not_csv`]). Shared by vote files and texts files.
 fn open_csv(bytes: &[u8]) -> Result<OpenCsv<'_>, ImportError> {
+    if let Some(kind) = not_csv(bytes) {
+        return Err(ImportError::whole(kind));
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ImportError::whole(ImportErrorKind::Empty));
     }
-    let delimiter = sniff_delimiter(bytes);
+    let sep = excel_sep(bytes);
+    let delimiter = sep.unwrap_or_else(|| sniff_delimiter(bytes));
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delimiter)
         .from_reader(bytes);
+    if sep.is_some() {
+        // The `sep=` line itself; the header follows (line numbers stay the file's).
+        let _ = reader.records().next();
+    }
     let header = match reader.records().next() {
         None => return Err(ImportError::whole(ImportErrorKind::Empty)),
         Some(r) => r.map_err(csv_error)?,
@@ -171,8 +226,8 @@ pub fn parse_votes_with_progress(
             col + 1,
             ImportErrorKind::MixedFormats {
                 detail: format!(
-                    "the header has a long-format column '{}' next to {} other column(s)",
-                    header[col],
+                    "the header has a long-format column {} next to {} other column(s)",
+                    error::quoted(&header[col]),
                     header.len() - 1
                 ),
             },
@@ -381,7 +436,13 @@ fn parse_wide<'a>(
         }
     }
     if ids.is_empty() {
-        return Err(ImportError::whole(ImportErrorKind::NoItems));
+        return Err(ImportError::whole(if skipped.is_empty() {
+            ImportErrorKind::NoItems
+        } else {
+            ImportErrorKind::AllZeroVotes {
+                rows: skipped.len(),
+            }
+        }));
     }
     Ok((VoteTable::new(classes, ids, counts), skipped, texts))
 }

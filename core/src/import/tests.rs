@@ -197,3 +197,54 @@ fn text_columns_are_texts_not_classes() {
     let (_, rep) = parse_votes(b"item_id,a,b,text\nx,0,0,gone\ny,1,0,kept\n", &opts).unwrap();
     assert_eq!(rep.texts[0].values, ["kept"]);
 }
+
+#[test]
+fn files_that_are_not_csv_are_named_with_what_to_do() {
+    use ImportErrorKind as K;
+    let what = |bytes: &[u8]| match parse_votes(bytes, &ImportOptions::default()) {
+        Err(ImportError {
+            kind: K::NotCsv { what, fix },
+            ..
+        }) => format!("{what}: {fix}"),
+        other => panic!("{other:?}"),
+    };
+    assert!(what(&[0x1f, 0x8b, 8, 0, 1, 2]).contains("gzip"));
+    assert!(what(b"PK\x03\x04\x14\x00rest").contains("CSV UTF-8"));
+    assert!(what(b"\x89PNG\r\n\x1a\n....").contains("image"));
+    let utf16: Vec<u8> = "item_id,a,b\nx,1,2\n"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    assert!(what(&utf16).contains("UTF-16"), "no BOM");
+    let mut bom = vec![0xff, 0xfe];
+    bom.extend(&utf16);
+    assert!(what(&bom).contains("iconv"));
+    assert!(what(b"  {\"items\": []}").contains("JSON"));
+    assert!(what(b"[1, 2]").contains("JSON"));
+}
+
+#[test]
+fn excel_sep_lines_set_the_delimiter_and_keep_line_numbers() {
+    let (t, r) = parse_votes(b"sep=;\nitem_id;a;b\nx;1;2\n", &ImportOptions::default()).unwrap();
+    assert_eq!((r.delimiter, t.num_items(), t.counts(0)), (b';', 1, &[1u32, 2][..]));
+    let e = parse_votes(b"sep=;\nitem_id;a;b\nx;1;z\n", &ImportOptions::default()).unwrap_err();
+    assert_eq!((e.line, e.column), (Some(3), Some(3)));
+}
+
+#[test]
+fn long_values_are_cut_in_messages_and_all_zero_files_say_so() {
+    let big = "9".repeat(10_000_000);
+    let file = format!("item_id,a,b\nx,1,{big}\n");
+    let msg = parse_votes(file.as_bytes(), &ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(msg.len() < 400, "{} bytes", msg.len());
+    assert!(msg.contains("(10000000 characters)"), "{msg}");
+    let skip = ImportOptions {
+        skip_zero_vote_items: true,
+        ..Default::default()
+    };
+    let e = parse_votes(b"item_id,a,b\nx,0,0\ny,0,0\n", &skip).unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::AllZeroVotes { rows: 2 });
+    assert!(e.to_string().contains("all 2 item rows have zero votes"));
+}
