@@ -61,6 +61,18 @@ fn counts(c: &[u32]) -> String {
         .join("/")
 }
 
+/// An item id for the table: whole up to 24 characters, else its first 14 and last 8 around "…"
+/// (URLs keep their host and their end).
+fn short_id(id: &str) -> String {
+    let n = id.chars().count();
+    if n <= 24 {
+        return id.to_string();
+    }
+    let head: String = id.chars().take(14).collect();
+    let tail: String = id.chars().skip(n - 8).collect();
+    format!("{head}…{tail}")
+}
+
 #[component]
 pub fn ItemsView() -> impl IntoView {
     let st = expect_context::<St>();
@@ -80,6 +92,11 @@ pub fn ItemsView() -> impl IntoView {
         let classes = st
             .summary
             .with(|s| s.as_ref().map(|s| s.classes.join("/")).unwrap_or_default());
+        // The text column only when some item has text; long ids (URLs) cut in the middle, whole
+        // on hover, isolated so right-to-left characters cannot reorder the row.
+        let has_text = texts
+            .as_ref()
+            .is_some_and(|t| rows.iter().any(|r| t.get(&r.item).is_some_and(|x| !x.is_empty())));
         let body = rows
             .iter()
             .map(|r| {
@@ -92,10 +109,11 @@ pub fn ItemsView() -> impl IntoView {
                 } else {
                     full.clone()
                 };
+                let id = short_id(&r.item);
                 view! {
                     <tr>
-                        <td class="id">{r.item.clone()}</td>
-                        <td class="text" title=full>{text}</td>
+                        <td class="id" title=r.item.clone()><bdi>{id}</bdi></td>
+                        {has_text.then(|| view! { <td class="text" title=full.clone()>{text.clone()}</td> })}
                         <td>{counts(&r.counts_n)}</td>
                         <td>{counts(&r.reference)}</td>
                         <td>{format!("{:.3}", r.h_n)}</td>
@@ -107,7 +125,7 @@ pub fn ItemsView() -> impl IntoView {
         Some(view! {
             <table class="movers" id="movers">
                 <caption>{format!("Items whose entropy moves most at N={n} (counts as {classes})")}</caption>
-                <thead><tr><th>"item"</th><th>"text"</th><th>"N votes"</th><th>"all votes"</th><th>"H(p_N)"</th><th>"H(p_full)"</th></tr></thead>
+                <thead><tr><th>"item"</th>{has_text.then(|| view! { <th>"text"</th> })}<th>"N votes"</th><th>"all votes"</th><th>"H(p_N)"</th><th>"H(p_full)"</th></tr></thead>
                 <tbody>{body}</tbody>
             </table>
         })

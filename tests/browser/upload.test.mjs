@@ -158,3 +158,20 @@ test('a file dropped on the page loads like a picked one', async () => {
   await idle(page);
   assert.match(await page.locator('#stats').textContent(), /3.*a, b/s);
 });
+
+test('long item ids are cut in the per-item table (whole on hover) and no empty text column is shown', async () => {
+  const page = await openApp(ctx, server.url, '?n=3');
+  const rows = Array.from({ length: 40 }, (_, i) =>
+    `https://images.example.org/collections/adult-content/batch-${i}/photo-${i}.jpg${i === 3 ? '\u202e' : ''},${i % 7},${10 - (i % 7)}`);
+  await upload(page, { name: 'urls.csv', mimeType: 'text/csv', buffer: Buffer.from(`item_id,a,b\n${rows.join('\n')}\n`) });
+  await page.locator('#movers tbody tr').first().waitFor({ timeout: 60_000 });
+  const heads = await page.locator('#movers thead th').allTextContents();
+  assert.ok(!heads.includes('text'), heads.join(' | '));
+  const cell = page.locator('#movers tbody td.id').first();
+  assert.match(await cell.getAttribute('title'), /^https:\/\/images\.example\.org\/collections\/adult-content\/batch-\d+\/photo-\d+\.jpg/);
+  assert.match(await cell.textContent(), /^https:\/\/images…to-\d+\.jpg/);
+  assert.equal(await page.locator('#movers tbody td.id bdi').count(), await page.locator('#movers tbody tr').count(), 'ids are bidi-isolated');
+  const box = await cell.boundingBox();
+  assert.ok(box.height < 30, `one line per id (${box.height}px)`);
+  assert.deepEqual(page.errors, []);
+});
