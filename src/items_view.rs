@@ -94,9 +94,10 @@ pub fn ItemsView() -> impl IntoView {
             .with(|s| s.as_ref().map(|s| s.classes.join("/")).unwrap_or_default());
         // The text column only when some item has text; long ids (URLs) cut in the middle, whole
         // on hover, isolated so right-to-left characters cannot reorder the row.
-        let has_text = texts
-            .as_ref()
-            .is_some_and(|t| rows.iter().any(|r| t.get(&r.item).is_some_and(|x| !x.is_empty())));
+        let has_text = texts.as_ref().is_some_and(|t| {
+            rows.iter()
+                .any(|r| t.get(&r.item).is_some_and(|x| !x.is_empty()))
+        });
         let body = rows
             .iter()
             .map(|r| {

@@ -263,7 +263,9 @@ fn single_vote_items_are_refused_up_front() {
     let t = VoteTable::new(
         vec!["a".into(), "b".into()],
         (0..1000).map(|i| format!("i{i}")).collect(),
-        (0..1000).flat_map(|i| if i % 2 == 0 { [1, 0] } else { [0, 1] }).collect(),
+        (0..1000)
+            .flat_map(|i| if i % 2 == 0 { [1, 0] } else { [0, 1] })
+            .collect(),
     );
     let e = compute(&t, &CurveConfig::default()).unwrap_err();
     assert_eq!(e, CurveError::OneVoteEach);

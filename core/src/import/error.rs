@@ -8,27 +8,58 @@ pub enum ImportErrorKind {
     Empty,
     InvalidUtf8,
     Malformed(String),
-    NoHeader { first_cell: String },
+    NoHeader {
+        first_cell: String,
+    },
     NoItems,
-    NoTextColumn { header: String },
+    NoTextColumn {
+        header: String,
+    },
     EmptyClassName,
     DuplicateClassName(String),
-    FewerThanTwoClasses { found: usize },
-    TooManyClasses { found: usize },
-    WrongColumnCount { expected: usize, found: usize },
+    FewerThanTwoClasses {
+        found: usize,
+    },
+    TooManyClasses {
+        found: usize,
+    },
+    WrongColumnCount {
+        expected: usize,
+        found: usize,
+    },
     EmptyItemId,
-    DuplicateItem { id: String, first_line: u64 },
-    NotInteger { value: String },
-    Negative { value: String },
-    Fractional { value: String },
-    CountTooLarge { value: String },
-    ZeroVotes { id: String },
-    MixedFormats { detail: String },
+    DuplicateItem {
+        id: String,
+        first_line: u64,
+    },
+    NotInteger {
+        value: String,
+    },
+    Negative {
+        value: String,
+    },
+    Fractional {
+        value: String,
+    },
+    CountTooLarge {
+        value: String,
+    },
+    ZeroVotes {
+        id: String,
+    },
+    MixedFormats {
+        detail: String,
+    },
     EmptyLabel,
     /// Not a CSV text file at all, recognised by its first bytes: what it is and what to do.
-    NotCsv { what: &'static str, fix: &'static str },
+    NotCsv {
+        what: &'static str,
+        fix: &'static str,
+    },
     /// Every item row has zero votes (so none is left to compute on).
-    AllZeroVotes { rows: usize },
+    AllZeroVotes {
+        rows: usize,
+    },
 }
 
 /// A value from the user's file as it appears in a message: at most 80 characters, with the full

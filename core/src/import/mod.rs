@@ -75,16 +75,31 @@ fn not_csv(bytes: &[u8]) -> Option<ImportErrorKind> {
     let utf16 = "UTF-16 text";
     let utf16_fix = "re-save it as UTF-8 (Excel: Save As → CSV UTF-8; or iconv -f UTF-16 -t UTF-8 in.csv > out.csv)";
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        return kind("a gzip-compressed file", "decompress it first (gunzip FILE) and load the CSV inside");
+        return kind(
+            "a gzip-compressed file",
+            "decompress it first (gunzip FILE) and load the CSV inside",
+        );
     }
     if bytes.starts_with(b"PK\x03\x04") {
-        return kind("a zip archive (an Excel .xlsx workbook is one)", "in Excel use File → Save As → CSV UTF-8; a zip of CSVs: unzip it first");
+        return kind(
+            "a zip archive (an Excel .xlsx workbook is one)",
+            "in Excel use File → Save As → CSV UTF-8; a zip of CSVs: unzip it first",
+        );
     }
     if bytes.starts_with(&[0xd0, 0xcf, 0x11, 0xe0]) {
-        return kind("an old Excel .xls workbook", "in Excel use File → Save As → CSV UTF-8");
+        return kind(
+            "an old Excel .xls workbook",
+            "in Excel use File → Save As → CSV UTF-8",
+        );
     }
-    if bytes.starts_with(b"\x89PNG") || bytes.starts_with(&[0xff, 0xd8, 0xff]) || bytes.starts_with(b"GIF8") {
-        return kind("an image", "load the vote table as CSV (item_id,<class…> or item_id,annotator_id,label)");
+    if bytes.starts_with(b"\x89PNG")
+        || bytes.starts_with(&[0xff, 0xd8, 0xff])
+        || bytes.starts_with(b"GIF8")
+    {
+        return kind(
+            "an image",
+            "load the vote table as CSV (item_id,<class…> or item_id,annotator_id,label)",
+        );
     }
     if bytes.starts_with(b"%PDF") {
         return kind("a PDF document", "export the vote table as CSV");
@@ -109,8 +124,9 @@ fn excel_sep(bytes: &[u8]) -> Option<u8> {
     let rest = bytes.strip_prefix(b"sep=")?;
     let d = *rest.first()?;
     let after = &rest[1..];
-    (matches!(d, b',' | b';' | b'\t' | b'|') && (after.starts_with(b"\n") || after.starts_with(b"\r\n") || after.is_empty()))
-        .then_some(d)
+    (matches!(d, b',' | b';' | b'\t' | b'|')
+        && (after.starts_with(b"\n") || after.starts_with(b"\r\n") || after.is_empty()))
+    .then_some(d)
 }
 
 /// Strips a BOM, sniffs the delimiter (or takes Excel's `sep=` line) and reads the header; empty or

@@ -226,7 +226,10 @@ fn files_that_are_not_csv_are_named_with_what_to_do() {
 #[test]
 fn excel_sep_lines_set_the_delimiter_and_keep_line_numbers() {
     let (t, r) = parse_votes(b"sep=;\nitem_id;a;b\nx;1;2\n", &ImportOptions::default()).unwrap();
-    assert_eq!((r.delimiter, t.num_items(), t.counts(0)), (b';', 1, &[1u32, 2][..]));
+    assert_eq!(
+        (r.delimiter, t.num_items(), t.counts(0)),
+        (b';', 1, &[1u32, 2][..])
+    );
     let e = parse_votes(b"sep=;\nitem_id;a;b\nx;1;z\n", &ImportOptions::default()).unwrap_err();
     assert_eq!((e.line, e.column), (Some(3), Some(3)));
 }
