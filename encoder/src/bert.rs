@@ -57,7 +57,13 @@ pub fn pooled_embeddings(
     let mask = Tensor::from_vec(mask, (b, len), device)?;
     let types = ids.zeros_like()?;
     let hidden = model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
-    let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+    masked_mean_pool(&hidden, &mask.to_dtype(DType::F32)?, normalize)
+}
+
+/// Mean of `hidden` `(b, len, dim)` over the positions where `mask` `(b, len)` is 1, then, with
+/// `normalize`, L2-normalised: the one pooling of every encoder path (frozen, trainable, cached).
+pub fn masked_mean_pool(hidden: &Tensor, mask: &Tensor, normalize: bool) -> Result<Tensor> {
+    let m = mask.unsqueeze(2)?;
     let summed = hidden.broadcast_mul(&m)?.sum(1)?;
     let pooled = summed.broadcast_div(&m.sum(1)?)?;
     if !normalize {
@@ -69,6 +75,13 @@ pub fn pooled_embeddings(
         .sqrt()?
         .clamp(1e-12, f32::MAX)?;
     Ok(pooled.broadcast_div(&norm)?)
+}
+
+/// BERT's additive attention mask from a 0/1 mask `(b, len)`: 0 on real tokens, the most negative
+/// f32 on padding, shaped `(b, 1, 1, len)` (what candle-transformers' BertModel builds inside).
+pub fn additive_mask(mask: &Tensor) -> Result<Tensor> {
+    let (b, len) = mask.dims2()?;
+    Ok(((mask.ones_like()? - mask)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?)
 }
 
 /// Per-token output states of `texts`, real tokens only (no padding, no `[CLS]`/`[SEP]`), each

@@ -190,14 +190,9 @@ fn pooled(top: Option<&Top>, cache: &[States], which: &[usize], dim: usize) -> R
     let mut h = Tensor::from_vec(h, (b, len, dim), &Device::Cpu)?;
     let m = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
     if let Some(top) = top {
-        // BERT's additive mask: 0 on real tokens, the most negative f32 on padding.
-        let ext = ((m.ones_like()? - &m)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?;
-        h = top.forward(&h, &ext)?;
+        h = top.forward(&h, &annosat_encoder::bert::additive_mask(&m)?)?;
     }
-    let m3 = m.unsqueeze(2)?;
-    let p = h.broadcast_mul(&m3)?.sum(1)?.broadcast_div(&m3.sum(1)?)?;
-    let norm = p.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
-    Ok(p.broadcast_div(&norm)?)
+    annosat_encoder::bert::masked_mean_pool(&h, &m, true)
 }
 
 struct Head {

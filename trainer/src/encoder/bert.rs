@@ -116,22 +116,11 @@ impl BertEncoder {
         let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
         let mut h = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
         let m = mask.to_dtype(DType::F32)?;
-        // BERT's additive mask: 0 on real tokens, the most negative f32 on padding.
-        let ext = ((m.ones_like()? - &m)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?;
+        let ext = annosat_encoder::bert::additive_mask(&m)?;
         for l in &self.layers {
             h = l.forward(&h, &ext)?;
         }
-        let m3 = m.unsqueeze(2)?;
-        let pooled = h.broadcast_mul(&m3)?.sum(1)?.broadcast_div(&m3.sum(1)?)?;
-        if !self.normalize {
-            return Ok(pooled);
-        }
-        let norm = pooled
-            .sqr()?
-            .sum_keepdim(1)?
-            .sqrt()?
-            .clamp(1e-12, f32::MAX)?;
-        Ok(pooled.broadcast_div(&norm)?)
+        annosat_encoder::bert::masked_mean_pool(&h, &m, self.normalize)
     }
 }
 
