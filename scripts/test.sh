@@ -7,6 +7,8 @@
 #   3. cargo test: core (unit, property, shared-data), heads, encoder, the model worker's upload
 #      handling, and trainer/CLI (incl. the numpy reference,
 #      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit)
+#   3b. fuzzing: every seed and past crash input through the fuzz targets' bodies (tests/fuzz,
+#      cargo test), then a 20 s coverage-guided smoke per target (scripts/fuzz.sh)
 #   4. the download converters (scripts/download) reproduce every shared dataset from its originals
 #   5. the core (with no web dependency) and annosat-heads (training, for the model worker) build
 #      for wasm32
@@ -58,6 +60,10 @@ if cargo tree --locked -p annosat-trainer -e features -i gemm-common 2>/dev/null
 fi
 cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-encoder -p annosat-trainer \
   -p annosat-model-worker --features annosat-model-worker/worker
+
+step "fuzz: seeds and past crashes (cargo test in tests/fuzz), then 20 s of libFuzzer per target (scripts/fuzz.sh 20)"
+cargo test --locked --manifest-path tests/fuzz/Cargo.toml
+bash scripts/fuzz.sh 20
 
 step "download converters reproduce the datasets (python3 scripts/download/test_converters.py)"
 python3 scripts/download/test_converters.py

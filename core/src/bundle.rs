@@ -59,4 +59,82 @@ mod tests {
         bytes.truncate(bytes.len() - 2);
         assert!(decode(&bytes).unwrap_err().contains("corrupt"));
     }
+
+    /// A file laid out like a bundle but whose table breaks its invariants is refused when
+    /// decoded (it used to decode, and the curve code would panic on it later). postcard keeps no
+    /// custom message, so the reasons are tested in votes.rs.
+    #[test]
+    fn tables_that_break_invariants_are_refused() {
+        #[derive(Serialize)]
+        struct RawTable {
+            classes: Vec<String>,
+            item_ids: Vec<String>,
+            counts: Vec<u32>,
+            annotator_ids: Vec<String>,
+            annotations: Vec<crate::votes::Annotation>,
+        }
+        #[derive(Serialize)]
+        struct RawBundle {
+            name: String,
+            table: RawTable,
+        }
+        let file = |table: RawTable| {
+            let mut out = MAGIC.to_vec();
+            let b = RawBundle {
+                name: "t".into(),
+                table,
+            };
+            out.extend(postcard::to_allocvec(&b).unwrap());
+            decode(&out)
+        };
+        let ab = || vec!["a".to_string(), "b".to_string()];
+        let ok = file(RawTable {
+            classes: ab(),
+            item_ids: vec!["x".into()],
+            counts: vec![1, 2],
+            annotator_ids: vec![],
+            annotations: vec![],
+        });
+        assert!(ok.is_ok());
+        let short = file(RawTable {
+            classes: ab(),
+            item_ids: vec!["x".into(), "y".into()],
+            counts: vec![1, 2, 3],
+            annotator_ids: vec![],
+            annotations: vec![],
+        });
+        assert!(short.unwrap_err().contains("corrupt"));
+        let huge = file(RawTable {
+            classes: ab(),
+            item_ids: vec!["x".into()],
+            counts: vec![u32::MAX, u32::MAX],
+            annotator_ids: vec![],
+            annotations: vec![],
+        });
+        assert!(huge.unwrap_err().contains("corrupt"));
+        let outside = file(RawTable {
+            classes: ab(),
+            item_ids: vec!["x".into()],
+            counts: vec![1, 0],
+            annotator_ids: vec!["w".into()],
+            annotations: vec![crate::votes::Annotation {
+                item: 0,
+                annotator: 3,
+                label: 0,
+            }],
+        });
+        assert!(outside.unwrap_err().contains("corrupt"));
+        let disagree = file(RawTable {
+            classes: ab(),
+            item_ids: vec!["x".into()],
+            counts: vec![0, 1],
+            annotator_ids: vec!["w".into()],
+            annotations: vec![crate::votes::Annotation {
+                item: 0,
+                annotator: 0,
+                label: 0,
+            }],
+        });
+        assert!(disagree.unwrap_err().contains("corrupt"));
+    }
 }

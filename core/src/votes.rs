@@ -19,8 +19,15 @@ pub struct Annotation {
     pub label: u16,
 }
 
+/// Most votes one item may have (the importer refuses more; [`VoteTable::check`] too).
+pub const MAX_ITEM_VOTES: u32 = 999_999_999;
+
 /// Items × classes of vote counts. Items may have different totals ("ragged").
+///
+/// Deserialised through [`VoteTable::check`]: a bundle file is input too, and a table that decoded
+/// with the wrong number of counts would panic later, far from the file (found by fuzzing).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RawVoteTable")]
 pub struct VoteTable {
     classes: Vec<String>,
     item_ids: Vec<String>,
@@ -30,7 +37,77 @@ pub struct VoteTable {
     annotations: Vec<Annotation>,
 }
 
+/// The fields as stored, before [`VoteTable::check`].
+#[derive(Deserialize)]
+struct RawVoteTable {
+    classes: Vec<String>,
+    item_ids: Vec<String>,
+    counts: Vec<u32>,
+    annotator_ids: Vec<String>,
+    annotations: Vec<Annotation>,
+}
+
+impl TryFrom<RawVoteTable> for VoteTable {
+    type Error = String;
+    fn try_from(r: RawVoteTable) -> Result<Self, String> {
+        let t = VoteTable {
+            classes: r.classes,
+            item_ids: r.item_ids,
+            counts: r.counts,
+            annotator_ids: r.annotator_ids,
+            annotations: r.annotations,
+        };
+        t.check()?;
+        Ok(t)
+    }
+}
+
 impl VoteTable {
+    /// The invariants every table keeps, whatever it came from: counts shaped items × classes, at
+    /// most [`MAX_CLASSES`] classes, at most [`MAX_ITEM_VOTES`] votes per item, and per-annotator
+    /// rows (when present) that point inside the table and add up to the counts.
+    pub fn check(&self) -> Result<(), String> {
+        let k = self.classes.len();
+        if k > MAX_CLASSES {
+            return Err(format!("{k} classes (at most {MAX_CLASSES})"));
+        }
+        if Some(self.counts.len()) != self.item_ids.len().checked_mul(k) {
+            return Err(format!(
+                "{} counts for {} items × {k} classes",
+                self.counts.len(),
+                self.item_ids.len()
+            ));
+        }
+        if k > 0 {
+            for (i, row) in self.counts.chunks(k).enumerate() {
+                let total = row.iter().map(|&c| c as u64).sum::<u64>();
+                if total > MAX_ITEM_VOTES as u64 {
+                    return Err(format!(
+                        "item {i} has {total} votes (at most {MAX_ITEM_VOTES})"
+                    ));
+                }
+            }
+        }
+        if self.annotations.is_empty() {
+            return Ok(());
+        }
+        let mut tally = vec![0u32; self.counts.len()];
+        for a in &self.annotations {
+            let (i, l) = (a.item as usize, a.label as usize);
+            if i >= self.item_ids.len()
+                || l >= k
+                || a.annotator as usize >= self.annotator_ids.len()
+            {
+                return Err(format!("an annotation points outside the table: {a:?}"));
+            }
+            tally[i * k + l] += 1;
+        }
+        if tally != self.counts {
+            return Err("the per-annotator rows do not add up to the counts".into());
+        }
+        Ok(())
+    }
+
     /// Builds a table from row-major counts. Panics only on a programming error (shape mismatch);
     /// user input goes through [`crate::import`], which validates first.
     pub fn new(classes: Vec<String>, item_ids: Vec<String>, counts: Vec<u32>) -> Self {
@@ -174,5 +251,37 @@ impl VoteTable {
             counts.extend_from_slice(self.counts(o));
         }
         VoteTable::new(self.classes.clone(), ids, counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(counts: Vec<u32>, items: usize, annotations: Vec<Annotation>) -> RawVoteTable {
+        RawVoteTable {
+            classes: vec!["a".into(), "b".into()],
+            item_ids: (0..items).map(|i| i.to_string()).collect(),
+            counts,
+            annotator_ids: vec!["w".into()],
+            annotations,
+        }
+    }
+
+    #[test]
+    fn check_names_each_broken_invariant() {
+        let err = |r| VoteTable::try_from(r).unwrap_err();
+        assert!(VoteTable::try_from(raw(vec![1, 2], 1, vec![])).is_ok());
+        assert!(err(raw(vec![1, 2, 3], 2, vec![])).contains("3 counts for 2 items"));
+        assert!(err(raw(vec![u32::MAX, u32::MAX], 1, vec![])).contains("votes (at most"));
+        let a = |annotator, label| Annotation {
+            item: 0,
+            annotator,
+            label,
+        };
+        assert!(err(raw(vec![1, 0], 1, vec![a(3, 0)])).contains("outside the table"));
+        assert!(err(raw(vec![1, 0], 1, vec![a(0, 2)])).contains("outside the table"));
+        assert!(err(raw(vec![0, 1], 1, vec![a(0, 0)])).contains("do not add up"));
+        assert!(VoteTable::try_from(raw(vec![1, 0], 1, vec![a(0, 0)])).is_ok());
     }
 }
