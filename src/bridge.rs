@@ -1,62 +1,58 @@
 //! The page's handle on its workers: a small pool (one per core, at most four), each holding the
 //! current dataset. A computation is split by repeats over the pool and the parts are merged
 //! (`Curves::merge`; repeat r always uses random stream r, so the result equals one worker's).
-//! Requests are queued until a worker is ready; a stale computation is cancelled by terminating
-//! the pool and starting afresh (a wasm worker cannot be interrupted mid-call), replaying the data.
+//!
+//! This file only moves messages: which request is fresh, how parts merge, what a failed load or a
+//! dead worker means is decided by [`Requests`] (src/requests.rs, tested natively), and the page
+//! gets only its [`Answer`]s. Requests wait in a queue until a worker is ready; a stale computation
+//! is cancelled by terminating the pool and starting afresh (a wasm worker cannot be interrupted
+//! mid-call), replaying the data. A worker that traps (out of memory, say) or fails to load is
+//! reported and replaced, with the last good dataset loaded back.
 
 use annosat_app::protocol::{Format, Request, Response};
-use annosat_core::curves::Curves;
+use annosat_app::requests::{Action, Answer, Load, Requests};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
-type Handler = Rc<dyn Fn(Response)>;
-/// A load: its id, format and payload (bundle bytes, or the user's `File`, which crosses to a
-/// worker without a copy and is read there, so big uploads never load the page).
-type Source = (u64, Format, JsValue);
+type Handler = Rc<dyn Fn(Answer)>;
 
 struct Slot {
     worker: Worker,
     ready: bool,
-    /// Requests sent and not yet answered.
-    outstanding: usize,
     queue: Vec<js_sys::Array>,
     _onmessage: Closure<dyn Fn(MessageEvent)>,
-}
-
-/// Parts of one split computation.
-struct Split {
-    expected: usize,
-    parts: Vec<Curves>,
-    done: Vec<f64>,
-    ms: f64,
+    _onerror: Closure<dyn Fn(web_sys::Event)>,
 }
 
 struct Pool {
     slots: Vec<Slot>,
-    good: Option<Source>,
-    pending: Option<Source>,
-    /// Workers that answered each load so far (a load is answered once all have it).
-    loaded: HashMap<u64, usize>,
-    failed: Vec<u64>,
-    splits: HashMap<u64, Split>,
+    /// Bumped at every restart: events from terminated workers are ignored.
+    generation: u32,
+    reqs: Requests<JsValue>,
     handler: Handler,
 }
 
 thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-    static NEXT_ID: Cell<u64> = const { Cell::new(1) };
+    /// Ids for requests made before the pool exists or to other workers (the model worker).
+    static SPARE_ID: Cell<u64> = const { Cell::new(1 << 40) };
 }
 
+/// A fresh request id (the model worker's jobs use these too).
 pub fn next_id() -> u64 {
-    NEXT_ID.with(|c| {
-        let id = c.get();
-        c.set(id + 1);
-        id
+    with_pool(|p| p.reqs.next_id()).unwrap_or_else(|| {
+        SPARE_ID.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        })
     })
+}
+
+fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> Option<R> {
+    POOL.with(|p| p.borrow_mut().as_mut().map(f))
 }
 
 fn pool_size() -> usize {
@@ -84,143 +80,61 @@ pub fn spawn(name: &str) -> Result<Worker, JsValue> {
     Worker::new(&url)
 }
 
-fn spawn_worker(index: usize) -> Result<Slot, JsValue> {
+/// What an error event says: the message of an `ErrorEvent`, else of the event's error value.
+pub fn error_text(ev: &web_sys::Event) -> String {
+    let get = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).ok();
+    get(ev, "message")
+        .and_then(|m| m.as_string())
+        .filter(|m| !m.is_empty())
+        .or_else(|| get(ev, "error").map(|e| format!("{e:?}")))
+        .unwrap_or_else(|| "its script or wasm failed to load".into())
+}
+
+fn spawn_slot(index: usize, generation: u32) -> Result<Slot, JsValue> {
     let worker = spawn("annosat-worker")?;
-    let onmessage =
-        Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| on_message(index, ev));
+    let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
+        on_message(generation, index, ev)
+    });
+    // A trap in the worker (out of memory is `unreachable` in wasm) or a script that fails to load
+    // arrives here; without this the page would wait forever.
+    let onerror = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        ev.prevent_default();
+        on_died(generation, error_text(&ev));
+    });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    worker.set_onmessageerror(Some(onerror.as_ref().unchecked_ref()));
     Ok(Slot {
         worker,
         ready: false,
-        outstanding: 0,
         queue: Vec::new(),
         _onmessage: onmessage,
+        _onerror: onerror,
     })
 }
 
-fn install(handler: Handler) -> Result<(), JsValue> {
-    let old = POOL.with(|p| p.borrow_mut().take());
-    let (good, pending) = match &old {
-        Some(o) => {
-            o.slots.iter().for_each(|s| s.worker.terminate());
-            (o.good.clone(), o.pending.clone())
-        }
-        None => (None, None),
-    };
-    let slots = (0..pool_size())
-        .map(spawn_worker)
+/// Replaces the pool's workers with fresh ones (the old ones are terminated).
+fn respawn(p: &mut Pool) -> Result<(), JsValue> {
+    p.slots.iter().for_each(|s| s.worker.terminate());
+    p.generation += 1;
+    let g = p.generation;
+    p.slots = (0..p.reqs.workers())
+        .map(|i| spawn_slot(i, g))
         .collect::<Result<Vec<_>, _>>()?;
-    let pool = Pool {
-        slots,
-        good,
-        pending,
-        loaded: HashMap::new(),
-        failed: Vec::new(),
-        splits: HashMap::new(),
-        handler,
-    };
-    POOL.with(|p| *p.borrow_mut() = Some(pool));
     Ok(())
 }
 
-/// Starts the workers; `handler` gets every response (split computations arrive merged).
-pub fn init(handler: impl Fn(Response) + 'static) -> Result<(), JsValue> {
-    install(Rc::new(handler))
-}
-
-/// Bookkeeping for one message; returns what the page should see, if anything yet.
-fn receive(p: &mut Pool, index: usize, resp: Response) -> Option<Response> {
-    let slot = p.slots.get_mut(index)?;
-    match resp {
-        Response::Ready => {
-            slot.ready = true;
-            for msg in slot.queue.drain(..) {
-                let _ = slot.worker.post_message(&msg);
-            }
-            None
-        }
-        Response::Progress { id, stage, done } => match p.splits.get_mut(&id) {
-            Some(s) => {
-                if let Some(d) = s.done.get_mut(index) {
-                    *d = done;
-                }
-                let mean = s.done.iter().sum::<f64>() / s.done.len() as f64;
-                Some(Response::Progress {
-                    id,
-                    stage,
-                    done: mean,
-                })
-            }
-            None => Some(Response::Progress { id, stage, done }),
-        },
-        Response::Loaded { id, summary, notes } => {
-            slot.outstanding = slot.outstanding.saturating_sub(1);
-            let n = p.loaded.entry(id).or_insert(0);
-            *n += 1;
-            if *n < p.slots.len() {
-                return None;
-            }
-            if p.pending.as_ref().is_some_and(|s| s.0 == id) {
-                p.good = p.pending.take();
-            }
-            Some(Response::Loaded { id, summary, notes })
-        }
-        Response::Curves { id, curves, ms } => {
-            slot.outstanding = slot.outstanding.saturating_sub(1);
-            let Some(s) = p.splits.get_mut(&id) else {
-                return Some(Response::Curves { id, curves, ms });
-            };
-            s.parts.push(curves);
-            s.ms = s.ms.max(ms);
-            if s.parts.len() < s.expected {
-                return None;
-            }
-            let s = p.splits.remove(&id)?;
-            Some(match Curves::merge(s.parts) {
-                Ok(curves) => Response::Curves {
-                    id,
-                    curves,
-                    ms: s.ms,
-                },
-                Err(message) => Response::Error { id, message },
-            })
-        }
-        Response::Error { id, message } => {
-            slot.outstanding = slot.outstanding.saturating_sub(1);
-            // Every worker fails a bad load the same way: say it once.
-            if p.failed.contains(&id) {
-                return None;
-            }
-            p.failed.push(id);
-            p.splits.remove(&id);
-            Some(Response::Error { id, message })
-        }
-        other => {
-            slot.outstanding = slot.outstanding.saturating_sub(1);
-            Some(other)
-        }
-    }
-}
-
-fn on_message(index: usize, ev: MessageEvent) {
-    let Some(json) = ev.data().as_string() else {
-        return;
+/// Starts the workers; `handler` gets every fresh answer (split computations arrive merged).
+pub fn init(handler: impl Fn(Answer) + 'static) -> Result<(), JsValue> {
+    let mut pool = Pool {
+        slots: Vec::new(),
+        generation: 0,
+        reqs: Requests::new(pool_size()),
+        handler: Rc::new(handler),
     };
-    let resp: Response = match serde_json::from_str(&json) {
-        Ok(r) => r,
-        Err(e) => Response::Error {
-            id: 0,
-            message: format!("bad message from worker: {e}"),
-        },
-    };
-    let out = POOL.with(|p| {
-        let mut p = p.borrow_mut();
-        let p = p.as_mut()?;
-        receive(p, index, resp).map(|r| (p.handler.clone(), r))
-    });
-    if let Some((handler, r)) = out {
-        handler(r);
-    }
+    respawn(&mut pool)?;
+    POOL.with(|p| *p.borrow_mut() = Some(pool));
+    Ok(())
 }
 
 fn message(req: &Request, payload: Option<&JsValue>) -> js_sys::Array {
@@ -233,137 +147,168 @@ fn message(req: &Request, payload: Option<&JsValue>) -> js_sys::Array {
     msg
 }
 
-fn post_to(index: usize, msg: js_sys::Array) {
-    POOL.with(|p| {
-        if let Some(slot) = p.borrow_mut().as_mut().and_then(|p| p.slots.get_mut(index)) {
-            slot.outstanding += 1;
-            if slot.ready {
-                let _ = slot.worker.post_message(&msg);
-            } else {
-                slot.queue.push(msg);
+fn post_to(p: &mut Pool, index: usize, msg: js_sys::Array) {
+    if let Some(slot) = p.slots.get_mut(index) {
+        if slot.ready {
+            let _ = slot.worker.post_message(&msg);
+        } else {
+            slot.queue.push(msg);
+        }
+    }
+}
+
+fn post_load(p: &mut Pool, l: &Load<JsValue>) {
+    let req = Request::Load {
+        id: l.id,
+        format: l.format,
+    };
+    for i in 0..p.slots.len() {
+        post_to(p, i, message(&req, Some(&l.payload)));
+    }
+}
+
+/// Carries out what the bookkeeping asked for.
+fn act(p: &mut Pool, action: Action<JsValue>) {
+    match action {
+        Action::None => {}
+        Action::Reload(l) => {
+            p.reqs.reload(&l);
+            post_load(p, &l);
+        }
+        Action::Respawn(restore) => {
+            if let Err(e) = respawn(p) {
+                let message = format!("cannot start the worker again: {e:?}; reload the page");
+                let handler = p.handler.clone();
+                // Said after this borrow ends.
+                wasm_bindgen_futures::spawn_local(
+                    async move { handler(Answer::Failed { message }) },
+                );
+                return;
+            }
+            p.reqs.restarted();
+            if let Some(l) = restore {
+                p.reqs.reload(&l);
+                post_load(p, &l);
             }
         }
-    });
+    }
+}
+
+fn on_message(generation: u32, index: usize, ev: MessageEvent) {
+    let Some(json) = ev.data().as_string() else {
+        return;
+    };
+    let resp: Response = match serde_json::from_str(&json) {
+        Ok(r) => r,
+        Err(e) => Response::Error {
+            id: 0,
+            message: format!("bad message from worker: {e}"),
+        },
+    };
+    let out = with_pool(|p| {
+        if p.generation != generation {
+            return None;
+        }
+        if matches!(resp, Response::Ready) {
+            if let Some(slot) = p.slots.get_mut(index) {
+                slot.ready = true;
+                for msg in slot.queue.drain(..) {
+                    let _ = slot.worker.post_message(&msg);
+                }
+            }
+        }
+        let (answer, action) = p.reqs.receive(index, resp);
+        act(p, action);
+        answer.map(|a| (p.handler.clone(), a))
+    })
+    .flatten();
+    if let Some((handler, a)) = out {
+        handler(a);
+    }
+}
+
+fn on_died(generation: u32, detail: String) {
+    let out = with_pool(|p| {
+        if p.generation != generation {
+            return None;
+        }
+        let (answer, action) = p.reqs.worker_died(&detail);
+        act(p, action);
+        Some((p.handler.clone(), answer))
+    })
+    .flatten();
+    if let Some((handler, a)) = out {
+        handler(a);
+    }
 }
 
 /// How many workers share a computation.
 pub fn size() -> usize {
-    POOL.with(|p| p.borrow().as_ref().map(|p| p.slots.len()).unwrap_or(0))
+    with_pool(|p| p.slots.len()).unwrap_or(0)
 }
 
-fn post_load(src: &Source) {
-    let req = Request::Load {
-        id: src.0,
-        format: src.1,
-    };
-    for i in 0..size() {
-        post_to(i, message(&req, Some(&src.2)));
-    }
-}
-
-fn busy() -> bool {
-    POOL.with(|p| {
-        p.borrow()
-            .as_ref()
-            .is_some_and(|p| p.slots.iter().any(|s| s.outstanding > 0))
-    })
-}
-
-/// Replaces whatever the workers are doing with fresh ones; with `replay`, the dataset being
-/// loaded (or else the last good one) is loaded into them again.
-fn restart(replay: bool) {
-    let Some(handler) = POOL.with(|p| p.borrow().as_ref().map(|p| p.handler.clone())) else {
-        return;
-    };
-    if install(handler).is_ok() && replay {
-        let src = POOL.with(|p| {
-            p.borrow()
-                .as_ref()
-                .and_then(|p| p.pending.clone().or_else(|| p.good.clone()))
-        });
-        if let Some(src) = src {
-            post_load(&src);
+/// Loads a dataset into every worker (cancelling any work in progress); `upload` marks a user's
+/// file (a failure is then shown beside the upload and the last good dataset stays).
+pub fn load(format: Format, payload: JsValue, upload: bool) {
+    with_pool(|p| {
+        if p.reqs.busy() {
+            if respawn(p).is_err() {
+                return;
+            }
+            p.reqs.restarted();
         }
-    }
-}
-
-/// Loads a dataset into every worker (cancelling any work in progress). Returns the request id.
-pub fn load(format: Format, payload: JsValue) -> u64 {
-    if busy() {
-        restart(false);
-    }
-    let id = next_id();
-    let src = (id, format, payload);
-    POOL.with(|p| {
-        if let Some(p) = p.borrow_mut().as_mut() {
-            p.pending = Some(src.clone());
-        }
+        let l = p.reqs.load(format, payload, upload);
+        post_load(p, &l);
     });
-    post_load(&src);
-    id
-}
-
-/// Puts the last good dataset back after a failed load (the failed parse left the workers' table
-/// alone, but a restart may have dropped it).
-pub fn reload_good() {
-    if let Some(src) = POOL.with(|p| p.borrow().as_ref().and_then(|p| p.good.clone())) {
-        post_load(&src);
-    }
 }
 
 /// Computes curves split over the pool; a computation still running is cancelled first.
-pub fn compute(config: annosat_core::curves::CurveConfig) -> u64 {
-    if busy() {
-        restart(true);
-    }
-    let id = next_id();
-    let n = size().min(config.repeats as usize).max(1);
-    let r = config.repeats as usize;
-    POOL.with(|p| {
-        if let Some(p) = p.borrow_mut().as_mut() {
-            p.splits.insert(
+pub fn compute(config: annosat_core::curves::CurveConfig) {
+    with_pool(|p| {
+        if p.reqs.busy() && respawn(p).is_ok() {
+            // The dataset being loaded, or else the last good one, goes into the fresh workers.
+            if let Some(l) = p.reqs.restarted() {
+                p.reqs.reload(&l);
+                post_load(p, &l);
+            }
+        }
+        let (id, parts) = p.reqs.compute(config.repeats);
+        for (i, part) in parts.into_iter().enumerate() {
+            let req = Request::Compute {
                 id,
-                Split {
-                    expected: n,
-                    parts: Vec::new(),
-                    done: vec![0.0; n],
-                    ms: 0.0,
-                },
-            );
+                config: config.clone(),
+                part: Some(part),
+            };
+            post_to(p, i, message(&req, None));
         }
     });
-    for i in 0..n {
-        let part = Some(((i * r / n) as u32, ((i + 1) * r / n) as u32));
-        post_to(
-            i,
-            message(
-                &Request::Compute {
-                    id,
-                    config: config.clone(),
-                    part,
-                },
-                None,
-            ),
-        );
-    }
-    id
 }
 
-/// Queues a cheap request (per-item draws) on the first worker without cancelling anything.
-pub fn ask(req: impl FnOnce(u64) -> Request) -> u64 {
-    let id = next_id();
-    post_to(0, message(&req(id), None));
-    id
+/// Asks the first worker for per-item draws at N, without cancelling anything.
+pub fn items(config: annosat_core::curves::CurveConfig, n: u32) {
+    with_pool(|p| {
+        let id = p.reqs.items();
+        post_to(p, 0, message(&Request::Items { id, config, n }, None));
+    });
+}
+
+/// Stops whatever the workers are doing (the user's Stop button): fresh workers, the last good
+/// dataset loaded back quietly.
+pub fn cancel() {
+    with_pool(|p| {
+        let action = p.reqs.cancel();
+        act(p, action);
+    });
 }
 
 /// The user's uploaded file, when the current dataset is an upload (its `File`, for the model
 /// worker to read).
 pub fn current_upload() -> Option<JsValue> {
-    POOL.with(|p| {
-        p.borrow()
-            .as_ref()
-            .and_then(|p| p.good.clone())
-            .filter(|s| s.1 == Format::Csv)
-            .map(|s| s.2)
+    with_pool(|p| {
+        p.reqs
+            .good()
+            .filter(|l| l.format == Format::Csv)
+            .map(|l| l.payload.clone())
     })
+    .flatten()
 }

@@ -5,11 +5,11 @@
 
 mod app;
 mod bridge;
-mod chart;
 mod data;
 mod export;
-mod items_view;
-mod models;
+mod plot;
+mod rooms;
+mod side;
 mod state;
 mod synth_view;
 mod upload;

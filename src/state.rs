@@ -2,17 +2,19 @@
 //! sent back, plus the functions that turn a choice into worker requests.
 
 use crate::bridge;
-use annosat_app::protocol::{Format, Request, Response};
+use annosat_app::protocol::Format;
+use annosat_app::requests::Answer;
 use annosat_core::bundle::IndexEntry;
 use annosat_core::curves::{CurveConfig, Curves, ItemDraw, Metric, Reference};
 use annosat_core::summary::Summary;
 use leptos::prelude::*;
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Repeats per N: the same default as `annosat curves`.
+/// Repeats per N: the same default as `annosat curves` (the status line says this number).
 pub const REPEATS: u32 = 50;
+/// The saturation share x (percent) the user may choose.
+pub const X_RANGE: std::ops::RangeInclusive<u32> = 50..=99;
 /// Held-out share of each item's annotators when the toggle is on (as `--heldout 0.2`).
 pub const HELDOUT: f64 = 0.2;
 pub const DEFAULT_DATASET: &str = "chaosnli_snli";
@@ -23,8 +25,20 @@ pub const SYNTHETIC: &str = "synthetic";
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
     Idle,
-    Busy { stage: String, done: f64 },
+    /// Work in flight: its stage, share done, and when it started (ms, for the time estimate).
+    Busy {
+        stage: String,
+        done: f64,
+        since: f64,
+    },
+    /// The user pressed Stop: what is shown now.
+    Stopped(String),
     Failed(String),
+}
+
+/// Milliseconds since the epoch (the page's clock, for time estimates).
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
 }
 
 /// What the per-item view shows at one N.
@@ -90,13 +104,6 @@ impl Room {
     }
 }
 
-thread_local! {
-    static LATEST_LOAD: Cell<u64> = const { Cell::new(0) };
-    static LATEST_COMPUTE: Cell<u64> = const { Cell::new(0) };
-    static LATEST_ITEMS: Cell<u64> = const { Cell::new(0) };
-    static LOAD_IS_UPLOAD: Cell<bool> = const { Cell::new(false) };
-}
-
 impl St {
     pub fn new() -> St {
         St {
@@ -115,6 +122,7 @@ impl St {
             status: RwSignal::new(Status::Busy {
                 stage: "loading".into(),
                 done: 0.0,
+                since: now_ms(),
             }),
             curves: RwSignal::new(None),
             compute_ms: RwSignal::new(0.0),
@@ -144,104 +152,130 @@ impl St {
             .with_untracked(|i| i.iter().find(|e| e.name == name).cloned())
     }
 
-    /// Sends a dataset (bytes, or the user's `File`) to the worker; `upload` marks a user file
-    /// (errors shown inline).
-    pub fn load(&self, format: Format, payload: wasm_bindgen::JsValue, upload: bool) {
-        LOAD_IS_UPLOAD.with(|c| c.set(upload));
+    /// Marks work in flight (keeping its start time while the stage stays the same).
+    fn busy(&self, stage: &str, done: f64) {
+        let since = match self.status.get_untracked() {
+            Status::Busy {
+                stage: s, since, ..
+            } if s == stage => since,
+            _ => now_ms(),
+        };
         self.status.set(Status::Busy {
-            stage: "parse".into(),
-            done: 0.0,
+            stage: stage.into(),
+            done,
+            since,
         });
-        let id = bridge::load(format, payload);
-        LATEST_LOAD.with(|c| c.set(id));
+    }
+
+    /// Sends a dataset (bytes, or the user's `File`) to the workers; `upload` marks a user file
+    /// (errors shown beside the upload, and the dataset shown so far stays).
+    pub fn load(&self, format: Format, payload: wasm_bindgen::JsValue, upload: bool) {
+        self.status.set(Status::Idle);
+        self.busy("parse", 0.0);
+        bridge::load(format, payload, upload);
     }
 
     pub fn compute(&self) {
-        let config = self.config();
-        self.status.set(Status::Busy {
-            stage: "compute".into(),
-            done: 0.0,
-        });
-        let id = bridge::compute(config);
-        LATEST_COMPUTE.with(|c| c.set(id));
+        self.status.set(Status::Idle);
+        self.busy("compute", 0.0);
+        bridge::compute(self.config());
     }
 
     pub fn request_items(&self) {
-        let (config, n) = (self.config(), self.n.get_untracked());
-        let id = bridge::ask(|id| Request::Items { id, config, n });
-        LATEST_ITEMS.with(|c| c.set(id));
+        bridge::items(self.config(), self.n.get_untracked());
     }
 
-    /// Keeps N within 1..=max, touching the signal only on a real change: every panel redraws
-    /// when N changes, and plotters measures each label through the DOM, so redundant redraws cost.
-    fn clamp_n(&self, max: u32) {
-        let n = self.n.get_untracked();
-        if n != n.clamp(1, max) {
-            self.n.set(n.clamp(1, max));
+    /// The user's Stop: the workers are replaced and the last good dataset goes back into them.
+    pub fn stop(&self) {
+        let stage = match self.status.get_untracked() {
+            Status::Busy { stage, .. } => stage,
+            _ => return,
+        };
+        bridge::cancel();
+        self.status.set(Status::Stopped(if stage == "parse" {
+            "Stopped: the file was not loaded; the dataset before it is still shown.".into()
+        } else {
+            "Stopped: the curves shown are from before the last change; change a setting to compute again."
+                .into()
+        }));
+    }
+
+    /// Largest N the current data allows (the curves' last grid N, else the most votes an item
+    /// has); `None` before any data.
+    fn max_n(&self) -> Option<u32> {
+        self.curves
+            .with_untracked(|c| c.as_ref().and_then(|c| c.grid.last().copied()))
+            .or_else(|| {
+                self.summary
+                    .with_untracked(|s| s.as_ref().map(|s| s.votes_max))
+            })
+            .map(|m| m.max(1))
+    }
+
+    /// The one way N is set (slider, number box, URL, new data): kept within 1..=max, touching the
+    /// signal only on a real change (every panel redraws when N changes, and plotters measures each
+    /// label through the DOM, so redundant redraws cost).
+    pub fn set_n(&self, v: u32) {
+        let v = v.clamp(1, self.max_n().unwrap_or(u32::MAX));
+        if self.n.get_untracked() != v {
+            self.n.set(v);
         }
     }
 
-    /// Applies one worker response; stale answers (older ids) are dropped.
-    pub fn on_response(&self, r: Response) {
-        let latest = |c: &'static std::thread::LocalKey<Cell<u64>>| c.with(|c| c.get());
-        match r {
-            Response::Ready => {}
-            Response::Progress { id, stage, done } => {
-                if id == latest(&LATEST_LOAD) || id == latest(&LATEST_COMPUTE) {
-                    self.status.set(Status::Busy { stage, done });
-                }
-            }
-            Response::Loaded { id, summary, notes } => {
-                if id != latest(&LATEST_LOAD) {
-                    return;
-                }
-                if LOAD_IS_UPLOAD.with(|c| c.get()) {
+    /// The one way x% is set (its box and the URL): kept within [`X_RANGE`].
+    pub fn set_x(&self, v: u32) {
+        let v = v.clamp(*X_RANGE.start(), *X_RANGE.end());
+        if self.x.get_untracked() != v {
+            self.x.set(v);
+        }
+    }
+
+    /// Applies one answer from the workers (always fresh: `Requests` dropped stale ones).
+    pub fn on_answer(&self, a: Answer) {
+        match a {
+            Answer::Progress { stage, done } => self.busy(&stage, done),
+            Answer::Loaded {
+                summary,
+                notes,
+                upload,
+            } => {
+                if upload {
                     self.dataset.set(UPLOADED.into());
                     self.texts.set(None);
                     self.upload_error.set(None);
                 }
-                self.clamp_n(summary.votes_max.max(1));
+                self.curves.set(None);
                 self.summary.set(Some(summary));
+                self.set_n(self.n.get_untracked());
                 self.notes.set(notes);
-                if latest(&LATEST_COMPUTE) < id {
-                    self.compute();
-                }
+                self.compute();
             }
-            Response::Curves { id, curves, ms } => {
-                if id == latest(&LATEST_COMPUTE) {
-                    self.clamp_n(*curves.grid.last().unwrap_or(&1));
-                    self.curves.set(Some(Arc::new(curves)));
-                    self.compute_ms.set(ms);
-                    self.status.set(Status::Idle);
-                    self.request_items();
-                }
+            Answer::Curves { curves, ms } => {
+                self.curves.set(Some(Arc::new(curves)));
+                self.set_n(self.n.get_untracked());
+                self.compute_ms.set(ms);
+                self.status.set(Status::Idle);
+                self.request_items();
             }
-            Response::Items {
-                id,
+            Answer::Items {
                 n,
                 movers,
                 points,
                 total,
             } => {
-                if id == latest(&LATEST_ITEMS) {
-                    self.items.set(Some(Arc::new(ItemsView {
-                        n,
-                        movers,
-                        points,
-                        total,
-                    })));
-                }
+                self.items.set(Some(Arc::new(ItemsView {
+                    n,
+                    movers,
+                    points,
+                    total,
+                })));
             }
-            Response::Error { id, message } => {
-                if id == latest(&LATEST_LOAD) && LOAD_IS_UPLOAD.with(|c| c.get()) {
-                    // A bad upload: say why, keep showing what was there, restore the worker's data.
-                    self.upload_error.set(Some(message));
-                    self.status.set(Status::Idle);
-                    bridge::reload_good();
-                } else if id == latest(&LATEST_LOAD) || id == latest(&LATEST_COMPUTE) {
-                    self.status.set(Status::Failed(message));
-                }
+            // A bad upload: say why beside it and keep showing what was there.
+            Answer::UploadFailed { message } => {
+                self.upload_error.set(Some(message));
+                self.status.set(Status::Idle);
             }
+            Answer::Failed { message } => self.status.set(Status::Failed(message)),
         }
     }
 }

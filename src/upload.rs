@@ -2,12 +2,18 @@
 //! in the worker; nothing is sent anywhere.
 
 use crate::state::St;
+use annosat_app::limits;
 use annosat_app::protocol::Format;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Hands a picked or dropped file to the worker, which reads it (the page never holds its bytes).
+/// Hands a picked or dropped file to the workers, which stream it (the page never holds its
+/// bytes) — unless it is past the app's size limit, which is said before anything is read.
 fn take_file(st: St, file: web_sys::File) {
+    if let Err(e) = limits::check_file_size(file.size()) {
+        st.upload_error.set(Some(e));
+        return;
+    }
     st.upload_name.set(Some(file.name()));
     st.upload_error.set(None);
     st.load(Format::Csv, file.into(), true);
@@ -52,7 +58,8 @@ pub fn Upload() -> impl IntoView {
                 "Wide " <code>"item_id,<class_1>,…"</code> " with counts, or long "
                 <code>"item_id,annotator_id,label"</code> "; comma, semicolon or tab. "
                 <a href="sample_votes.csv" download="sample_votes.csv" id="sample">"Download a sample"</a>
-                ". The file stays in this tab."
+                ". The file stays in this tab. Up to " {format!("{:.0}", limits::MAX_FILE_BYTES / 1e6)} " MB and "
+                {annosat_core::import::thousands(limits::MAX_ITEMS)} " items; larger files: the annosat CLI."
             </p>
             {move || st.upload_error.get().map(|e| view! { <p class="error" id="upload-error" role="alert">{e}</p> })}
         </div>

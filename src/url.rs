@@ -31,11 +31,8 @@ pub fn read(st: &St) -> Option<String> {
     for (k, v) in params() {
         match k.as_str() {
             "dataset" => dataset = Some(v),
-            "n" => v.parse().into_iter().for_each(|n: u32| st.n.set(n.max(1))),
-            "x" => v
-                .parse()
-                .into_iter()
-                .for_each(|x: u32| st.x.set(x.clamp(50, 99))),
+            "n" => v.parse().into_iter().for_each(|n: u32| st.set_n(n)),
+            "x" => v.parse().into_iter().for_each(|x: u32| st.set_x(x)),
             "heldout" => st.heldout.set(v == "1"),
             "seed" => v.parse().into_iter().for_each(|s| st.seed.set(s)),
             "metric" => Metric::from_name(&v)

@@ -2,10 +2,11 @@
 //! main thread never runs anything heavy. It answers one request at a time; the page cancels a
 //! stale computation by terminating the worker and starting a fresh one.
 
+use crate::limits;
 use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{compute_repeats, item_draws};
 use annosat_core::summary::Summary;
-use annosat_core::{bundle, parse_votes_with_progress, ImportOptions, VoteTable};
+use annosat_core::{bundle, parse_votes_from, ImportOptions, VoteTable};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -48,34 +49,98 @@ fn progress(id: u64, stage: &'static str) -> impl FnMut(f64) {
     }
 }
 
-fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
+/// A `File` read in slices with the worker's synchronous reader, so an upload is never held whole
+/// (not in JS, not in wasm) next to the table it becomes.
+struct BlobReader {
+    blob: web_sys::Blob,
+    reader: web_sys::FileReaderSync,
+    /// Next byte of the blob to fetch, and the slice fetched last with how much of it was used.
+    pos: f64,
+    chunk: Vec<u8>,
+    used: usize,
+}
+
+/// Bytes fetched per slice.
+const SLICE: f64 = 4.0 * 1024.0 * 1024.0;
+
+impl std::io::Read for BlobReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.used == self.chunk.len() {
+            let end = (self.pos + SLICE).min(self.blob.size());
+            if self.pos >= end {
+                return Ok(0);
+            }
+            let slice = self
+                .blob
+                .slice_with_f64_and_f64(self.pos, end)
+                .and_then(|b| self.reader.read_as_array_buffer(&b))
+                .map_err(|e| std::io::Error::other(format!("{e:?}")))?;
+            self.chunk = js_sys::Uint8Array::new(&slice).to_vec();
+            self.used = 0;
+            self.pos = end;
+        }
+        let n = buf.len().min(self.chunk.len() - self.used);
+        buf[..n].copy_from_slice(&self.chunk[self.used..self.used + n]);
+        self.used += n;
+        Ok(n)
+    }
+}
+
+/// What came with a load: bundle bytes, or the user's file to stream.
+enum Payload {
+    Bytes(Vec<u8>),
+    File(web_sys::Blob),
+}
+
+/// Reads a user's CSV within the app's limits ([`limits`]); notes say what was skipped.
+fn read_upload(id: u64, payload: Payload, notes: &mut Vec<String>) -> Result<VoteTable, String> {
+    let opts = ImportOptions {
+        skip_zero_vote_items: true,
+        max_items: Some(limits::MAX_ITEMS),
+    };
+    let mut p = progress(id, "parse");
+    let parsed = match payload {
+        Payload::Bytes(b) => parse_votes_from(b.as_slice(), b.len(), &opts, &mut p),
+        Payload::File(blob) => {
+            let len = blob.size() as usize;
+            let reader = web_sys::FileReaderSync::new()
+                .map_err(|e| format!("cannot read the file: {e:?}"))?;
+            let input = BlobReader {
+                blob,
+                reader,
+                pos: 0.0,
+                chunk: Vec::new(),
+                used: 0,
+            };
+            parse_votes_from(input, len, &opts, &mut p)
+        }
+    };
+    let (t, report) = parsed.map_err(|e| e.to_string())?;
+    if !report.skipped_zero_vote.is_empty() {
+        notes.push(format!(
+            "{} item(s) with zero votes were skipped",
+            report.skipped_zero_vote.len()
+        ));
+    }
+    Ok(t)
+}
+
+fn handle(req: Request, payload: Option<Payload>) -> Response {
     match req {
         Request::Load { id, format } => {
-            let bytes = bytes.unwrap_or_default();
             let mut notes = Vec::new();
-            let parsed = match format {
-                Format::Bundle => bundle::decode(&bytes).map(|b| b.table),
-                Format::Csv => {
-                    let opts = ImportOptions {
-                        skip_zero_vote_items: true,
-                    };
-                    let mut p = progress(id, "parse");
-                    parse_votes_with_progress(&bytes, &opts, &mut p)
-                        .map_err(|e| e.to_string())
-                        .map(|(t, report)| {
-                            if !report.skipped_zero_vote.is_empty() {
-                                notes.push(format!(
-                                    "{} item(s) with zero votes were skipped",
-                                    report.skipped_zero_vote.len()
-                                ));
-                            }
-                            t
-                        })
+            let parsed = match (format, payload) {
+                (Format::Bundle, Some(Payload::Bytes(b))) => {
+                    bundle::decode(&b).map(|b| (Summary::of(&b.table), b.table))
                 }
+                (Format::Csv, Some(p)) => read_upload(id, p, &mut notes).and_then(|t| {
+                    let s = Summary::of(&t);
+                    limits::check_table(&s).map(|_| (s, t))
+                }),
+                _ => Err("nothing to load came with the request".into()),
             };
             match parsed {
-                Ok(t) => {
-                    let summary = Summary::of(&t);
+                Ok((summary, t)) => {
                     TABLE.with(|c| *c.borrow_mut() = Some(t));
                     Response::Loaded { id, summary, notes }
                 }
@@ -140,22 +205,17 @@ fn handle(req: Request, bytes: Option<Vec<u8>>) -> Response {
     }
 }
 
-/// The bytes that came with a request: a `Uint8Array` (bundled data) or a `File`, read here with
-/// the synchronous reader that workers have.
-fn payload_bytes(v: JsValue) -> Result<Option<Vec<u8>>, String> {
+/// What came with a request: a `Uint8Array` (bundled data, small) or a `File` (streamed by
+/// [`BlobReader`]).
+fn payload(v: JsValue) -> Result<Option<Payload>, String> {
     if v.is_undefined() {
         return Ok(None);
     }
     if let Ok(a) = v.clone().dyn_into::<js_sys::Uint8Array>() {
-        return Ok(Some(a.to_vec()));
+        return Ok(Some(Payload::Bytes(a.to_vec())));
     }
     let blob: web_sys::Blob = v.dyn_into().map_err(|_| "unexpected payload".to_string())?;
-    let reader =
-        web_sys::FileReaderSync::new().map_err(|e| format!("cannot read the file: {e:?}"))?;
-    let buf = reader
-        .read_as_array_buffer(&blob)
-        .map_err(|e| format!("cannot read the file: {e:?}"))?;
-    Ok(Some(js_sys::Uint8Array::new(&buf).to_vec()))
+    Ok(Some(Payload::File(blob)))
 }
 
 /// Runs the curve loop briefly on made-up counts so the browser's optimising compiler picks it up
@@ -181,10 +241,7 @@ pub fn start() {
     let onmessage = Closure::<dyn Fn(MessageEvent)>::new(|ev: MessageEvent| {
         let data = js_sys::Array::from(&ev.data());
         let json = data.get(0).as_string().unwrap_or_default();
-        let resp = match (
-            serde_json::from_str::<Request>(&json),
-            payload_bytes(data.get(1)),
-        ) {
+        let resp = match (serde_json::from_str::<Request>(&json), payload(data.get(1))) {
             (Ok(req), Ok(bytes)) => handle(req, bytes),
             (Ok(req), Err(message)) => Response::Error {
                 id: req.id(),

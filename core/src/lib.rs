@@ -28,7 +28,7 @@ pub mod votes;
 
 pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};
 pub use import::{
-    parse_votes, parse_votes_with_progress, ImportError, ImportErrorKind, ImportOptions,
-    ImportReport,
+    parse_votes, parse_votes_from, parse_votes_with_progress, ImportError, ImportErrorKind,
+    ImportOptions, ImportReport,
 };
 pub use votes::{Annotation, VoteTable};

@@ -77,6 +77,7 @@ pub fn prepare(
 ) -> Result<Prepared> {
     let opts = ImportOptions {
         skip_zero_vote_items: true,
+        ..Default::default()
     };
     let (table, report) = parse_votes(votes, &opts).map_err(|e| anyhow!("{votes_name}: {e}"))?;
     let (layout, by_id, source) = match texts_file {

@@ -63,13 +63,18 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     pb
 }
 
-/// Reads and parses a vote file, with the path in any error message.
+/// Reads and parses a vote file, with the path in any error message. The file streams through the
+/// parser (never held whole: a 200 MB file costs the table, not the table plus the file).
 pub fn load_votes(path: &std::path::Path, skip_empty: bool) -> Result<annosat_core::VoteTable> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let len = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
     let opts = annosat_core::ImportOptions {
         skip_zero_vote_items: skip_empty,
+        ..Default::default()
     };
-    let (table, report) = annosat_core::parse_votes(&bytes, &opts)
+    let input = std::io::BufReader::with_capacity(1 << 20, file);
+    let (table, report) = annosat_core::parse_votes_from(input, len, &opts, &mut |_| {})
         .with_context(|| format!("{} is not a valid vote file", path.display()))?;
     if !report.skipped_zero_vote.is_empty() {
         eprintln!(

@@ -60,6 +60,12 @@ pub enum ImportErrorKind {
     AllZeroVotes {
         rows: usize,
     },
+    /// More items than the caller accepts ([`super::ImportOptions::max_items`]; the app's limit).
+    TooManyItems {
+        limit: usize,
+    },
+    /// The input could not be read (a file that vanished, a browser read error).
+    Read(String),
 }
 
 /// A value from the user's file as it appears in a message: at most 80 characters, with the full
@@ -73,6 +79,19 @@ pub fn quoted(s: &str) -> String {
         let head: String = s.chars().take(MAX).collect();
         format!("'{head}…' ({n} characters)")
     }
+}
+
+/// `2000000` as `2,000,000`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl fmt::Display for ImportErrorKind {
@@ -100,6 +119,8 @@ impl fmt::Display for ImportErrorKind {
             MixedFormats { detail } => write!(f, "the file mixes the wide and long formats ({detail}); use either item_id,<class_1>,…,<class_K> with counts or exactly item_id,annotator_id,label"),
             EmptyLabel => write!(f, "the label is empty; give every vote row a class label"),
             NotCsv { what, fix } => write!(f, "this is {what}, not a CSV text file; {fix}"),
+            TooManyItems { limit } => write!(f, "the file has more than {limit} items, the most the browser app takes; the annosat CLI reads any number (annosat curves --votes FILE)", limit = thousands(*limit)),
+            Read(m) => write!(f, "the file could not be read ({m}); check that it is still there and try again"),
             AllZeroVotes { rows } => write!(f, "all {rows} item rows have zero votes, so there is nothing to compute; fill in the vote counts (each row: item_id, then one count per class)"),
         }
     }

@@ -14,6 +14,7 @@ pub(super) fn parse_long(
     rows: impl Iterator<Item = Result<(u64, csv::StringRecord), ImportError>>,
     header: &[String],
     text_cols: &[usize],
+    max_items: Option<usize>,
 ) -> Result<(VoteTable, Vec<TextColumn>), ImportError> {
     let vote_cols: Vec<usize> = (0..header.len())
         .filter(|j| !text_cols.contains(j))
@@ -61,6 +62,12 @@ pub(super) fn parse_long(
             ));
         }
         let item = intern(&mut item_index, &mut item_ids, id);
+        if let Some(limit) = max_items.filter(|&m| item_ids.len() > m) {
+            return Err(ImportError::line(
+                line,
+                ImportErrorKind::TooManyItems { limit },
+            ));
+        }
         for (t, &col) in texts.iter_mut().zip(text_cols) {
             if t.values.len() <= item as usize {
                 t.values.resize(item as usize + 1, String::new());

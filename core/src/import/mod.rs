@@ -16,16 +16,19 @@
 mod error;
 mod long;
 
-pub use error::{ImportError, ImportErrorKind};
+pub use error::{thousands, ImportError, ImportErrorKind};
 
 use crate::votes::{VoteTable, MAX_CLASSES};
-use std::collections::HashMap;
+use std::io::{Cursor, Read};
 
 /// How to treat questionable but recoverable input.
 #[derive(Debug, Clone, Default)]
 pub struct ImportOptions {
     /// Drop items with zero votes (listed in [`ImportReport::skipped_zero_vote`]) instead of failing.
     pub skip_zero_vote_items: bool,
+    /// Stop with [`ImportErrorKind::TooManyItems`] at the first item past this many (the app's
+    /// limit: it says so while reading, instead of running out of memory later).
+    pub max_items: Option<usize>,
 }
 
 /// Header names of text columns (compared in lower case).
@@ -58,11 +61,9 @@ fn text_columns(header: &[String]) -> Vec<usize> {
 }
 
 /// A CSV ready past its header.
-struct OpenCsv<'a> {
-    /// Length after a UTF-8 BOM (for progress).
-    len: usize,
+struct OpenCsv<R> {
     delimiter: u8,
-    reader: csv::Reader<&'a [u8]>,
+    reader: csv::Reader<R>,
     /// The header's cells, trimmed.
     header: Vec<String>,
 }
@@ -129,24 +130,41 @@ fn excel_sep(bytes: &[u8]) -> Option<u8> {
     .then_some(d)
 }
 
+/// How much of the input is looked at before parsing: the file type, a BOM, Excel's `sep=` line and
+/// the delimiter are told from it (the rest streams through).
+const HEAD: u64 = 64 * 1024;
+
 /// Strips a BOM, sniffs the delimiter (or takes Excel's `sep=` line) and reads the header; empty or
 /// whitespace-only input is [`ImportErrorKind::Empty`], a file that is not CSV text is named
-/// ([`not_csv`]). Shared by vote files and texts files.
-fn open_csv(bytes: &[u8]) -> Result<OpenCsv<'_>, ImportError> {
-    if let Some(kind) = not_csv(bytes) {
+/// ([`not_csv`]). Shared by vote files and texts files. Only [`HEAD`] bytes are held at once
+/// besides the parser's buffer, so a big upload is never copied whole.
+fn open_csv<R: Read>(mut input: R) -> Result<OpenCsv<impl Read>, ImportError> {
+    let mut head = Vec::new();
+    (&mut input)
+        .take(HEAD)
+        .read_to_end(&mut head)
+        .map_err(|e| ImportError::whole(ImportErrorKind::Read(e.to_string())))?;
+    if let Some(kind) = not_csv(&head) {
         return Err(ImportError::whole(kind));
     }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+    let start = if head.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let body = &head[start..];
+    if body.iter().all(|b| b.is_ascii_whitespace()) && (head.len() as u64) < HEAD {
         return Err(ImportError::whole(ImportErrorKind::Empty));
     }
-    let sep = excel_sep(bytes);
-    let delimiter = sep.unwrap_or_else(|| sniff_delimiter(bytes));
+    let sep = excel_sep(body);
+    let delimiter = sep.unwrap_or_else(|| sniff_delimiter(body));
+    let mut head = Cursor::new(head);
+    head.set_position(start as u64);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delimiter)
-        .from_reader(bytes);
+        .from_reader(head.chain(input));
     if sep.is_some() {
         // The `sep=` line itself; the header follows (line numbers stay the file's).
         let _ = reader.records().next();
@@ -157,7 +175,6 @@ fn open_csv(bytes: &[u8]) -> Result<OpenCsv<'_>, ImportError> {
     };
     let header = header.iter().map(|s| s.trim().to_string()).collect();
     Ok(OpenCsv {
-        len: bytes.len(),
         delimiter,
         reader,
         header,
@@ -195,12 +212,22 @@ pub fn parse_votes_with_progress(
     opts: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(VoteTable, ImportReport), ImportError> {
+    parse_votes_from(bytes, bytes.len(), opts, progress)
+}
+
+/// [`parse_votes_with_progress`] from any reader of `len` bytes (the app's worker streams a
+/// `File` in slices, so a big upload is never held whole next to the table it becomes).
+pub fn parse_votes_from(
+    input: impl Read,
+    len: usize,
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(VoteTable, ImportReport), ImportError> {
     let OpenCsv {
-        len,
         delimiter,
         mut reader,
         header,
-    } = open_csv(bytes)?;
+    } = open_csv(input)?;
     let len = len.max(1) as f64;
     let mut seen = 0usize;
     let records = reader.records();
@@ -222,7 +249,7 @@ pub fn parse_votes_with_progress(
     });
 
     if votes_lower == ["item_id", "annotator_id", "label"] {
-        let (table, texts) = long::parse_long(rows, &header, &text_cols)?;
+        let (table, texts) = long::parse_long(rows, &header, &text_cols, opts.max_items)?;
         return Ok((
             table,
             ImportReport {
@@ -396,8 +423,10 @@ fn parse_wide<'a>(
     let k = classes.len();
     let width = header.len();
     let mut ids: Vec<String> = Vec::new();
+    // Line of each kept item, for the duplicate check after reading (a map of ids while reading
+    // would hold a second copy of every id).
+    let mut lines: Vec<u64> = Vec::new();
     let mut counts: Vec<u32> = Vec::new();
-    let mut seen: HashMap<String, u64> = HashMap::new();
     let mut skipped = Vec::new();
     let rows: Box<Rows<'a>> = Box::new(rows);
     for row in rows {
@@ -414,13 +443,6 @@ fn parse_wide<'a>(
         let id = rec[0].trim().to_string();
         if id.is_empty() {
             return Err(ImportError::at(line, 1, ImportErrorKind::EmptyItemId));
-        }
-        if let Some(&first_line) = seen.get(&id) {
-            return Err(ImportError::at(
-                line,
-                1,
-                ImportErrorKind::DuplicateItem { id, first_line },
-            ));
         }
         let mut row_counts = [0u32; MAX_CLASSES];
         let mut total: u64 = 0;
@@ -444,12 +466,30 @@ fn parse_wide<'a>(
             }
             return Err(ImportError::line(line, ImportErrorKind::ZeroVotes { id }));
         }
-        seen.insert(id.clone(), line);
+        if opts.max_items.is_some_and(|m| ids.len() >= m) {
+            return Err(ImportError::line(
+                line,
+                ImportErrorKind::TooManyItems {
+                    limit: opts.max_items.unwrap_or(0),
+                },
+            ));
+        }
+        lines.push(line);
         ids.push(id);
         counts.extend_from_slice(&row_counts[..k]);
         for (t, &col) in texts.iter_mut().zip(text_cols) {
             t.values.push(rec[col].trim().to_string());
         }
+    }
+    if let Some((line, first_line, i)) = first_duplicate(&ids, &lines) {
+        return Err(ImportError::at(
+            line,
+            1,
+            ImportErrorKind::DuplicateItem {
+                id: ids[i].clone(),
+                first_line,
+            },
+        ));
     }
     if ids.is_empty() {
         return Err(ImportError::whole(if skipped.is_empty() {
@@ -461,6 +501,27 @@ fn parse_wide<'a>(
         }));
     }
     Ok((VoteTable::new(classes, ids, counts), skipped, texts))
+}
+
+/// The earliest repeated id: (its line, the line it first appeared on, its index). Sorting indices
+/// by id finds repeats with no copy of the ids.
+fn first_duplicate(ids: &[String], lines: &[u64]) -> Option<(u64, u64, usize)> {
+    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| ids[a as usize].cmp(&ids[b as usize]).then(a.cmp(&b)));
+    let mut best: Option<(u64, u64, usize)> = None;
+    // Index (into `order`) of the current run of equal ids: its first appearance.
+    let mut run = 0;
+    for k in 1..order.len() {
+        let (a, b) = (order[k - 1] as usize, order[k] as usize);
+        if ids[a] != ids[b] {
+            run = k;
+            continue;
+        }
+        if best.is_none_or(|(line, _, _)| lines[b] < line) {
+            best = Some((lines[b], lines[order[run] as usize], b));
+        }
+    }
+    best
 }
 
 /// Class names: 2..=64 of them, none empty, no duplicates.

@@ -161,6 +161,7 @@ fn invalid_utf8_and_skip_zero_vote() {
     assert_eq!(e.kind, ImportErrorKind::InvalidUtf8);
     let opts = ImportOptions {
         skip_zero_vote_items: true,
+        ..Default::default()
     };
     let (t, rep) = parse_votes(b"item_id,a,b\nx,0,0\ny,1,0\n", &opts).unwrap();
     assert_eq!(t.item_ids(), ["y"]);
@@ -193,6 +194,7 @@ fn text_columns_are_texts_not_classes() {
     // A zero-vote item skipped on request takes its text with it.
     let opts = ImportOptions {
         skip_zero_vote_items: true,
+        ..Default::default()
     };
     let (_, rep) = parse_votes(b"item_id,a,b,text\nx,0,0,gone\ny,1,0,kept\n", &opts).unwrap();
     assert_eq!(rep.texts[0].values, ["kept"]);
@@ -250,4 +252,84 @@ fn long_values_are_cut_in_messages_and_all_zero_files_say_so() {
     let e = parse_votes(b"item_id,a,b\nx,0,0\ny,0,0\n", &skip).unwrap_err();
     assert_eq!(e.kind, ImportErrorKind::AllZeroVotes { rows: 2 });
     assert!(e.to_string().contains("all 2 item rows have zero votes"));
+}
+
+/// A reader that hands out one byte per call: the streamed parse must not depend on how the input
+/// arrives (the app reads a `File` in slices).
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((b, rest)), Some(slot)) => {
+                *slot = *b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn streamed_input_parses_as_the_whole_slice() {
+    let files: [&[u8]; 4] = [
+        b"\xEF\xBB\xBFitem_id;a;b\r\nx;1;2\r\ny;0;3\r\n",
+        b"sep=\t\nitem_id\ta\tb\nx\t1\t2\n",
+        b"item_id,annotator_id,label,text\nq,w1,a,\"multi\nline\"\nq,w2,b,\nr,w1,b,t\n",
+        b"item_id,a,b\nx,1,2\nx,3,4\n",
+    ];
+    let opts = ImportOptions::default();
+    for f in files {
+        let whole = parse_votes(f, &opts);
+        let streamed = parse_votes_from(Trickle(f), f.len(), &opts, &mut |_| {});
+        assert_eq!(whole, streamed, "{}", String::from_utf8_lossy(f));
+    }
+    // A header past the first 64 KiB read for sniffing still parses.
+    let mut long_header = b"item_id".to_vec();
+    for i in 0..20_000 {
+        long_header.extend(format!(",c{i}").as_bytes());
+    }
+    let e = parse_votes_from(Trickle(&long_header), long_header.len(), &opts, &mut |_| {});
+    assert!(matches!(
+        e.unwrap_err().kind,
+        ImportErrorKind::TooManyClasses { .. }
+    ));
+}
+
+#[test]
+fn the_item_limit_stops_reading_at_the_first_item_past_it() {
+    let opts = ImportOptions {
+        max_items: Some(2),
+        ..Default::default()
+    };
+    assert!(parse_votes(b"item_id,a,b\nx,1,2\ny,0,3\n", &opts).is_ok());
+    let e = parse_votes(b"item_id,a,b\nx,1,2\ny,0,3\nz,1,1\nbad,-1,x\n", &opts).unwrap_err();
+    assert_eq!(e.line, Some(4));
+    assert!(e.to_string().contains("more than 2 items"), "{e}");
+    assert!(e.to_string().contains("annosat curves"), "{e}");
+    // Long format counts distinct items, not rows.
+    let long = b"item_id,annotator_id,label\nx,1,a\nx,2,b\ny,1,a\ny,2,a\nz,1,b\n";
+    let e = parse_votes(long, &opts).unwrap_err();
+    assert_eq!(e.line, Some(6));
+    assert!(matches!(e.kind, ImportErrorKind::TooManyItems { limit: 2 }));
+    assert_eq!(thousands(2_000_000), "2,000,000");
+    assert_eq!(thousands(999), "999");
+}
+
+#[test]
+fn the_earliest_repeated_item_is_named_with_its_first_line() {
+    let e = parse_votes(
+        b"item_id,a,b\nq,1,1\nx,1,1\ny,1,1\nx,2,2\nq,3,3\nx,1,0\n",
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, Some(5));
+    assert_eq!(
+        e.kind,
+        ImportErrorKind::DuplicateItem {
+            id: "x".into(),
+            first_line: 3
+        }
+    );
 }

@@ -6,7 +6,6 @@
 mod chart;
 mod model_worker;
 mod own;
-pub mod repro;
 mod synth;
 pub mod train;
 mod train_view;

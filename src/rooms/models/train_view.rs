@@ -2,7 +2,7 @@
 //! whole grid, cancel), progress, and the runs trained here beside the exported ones.
 
 use super::train::{self, Phase, TrainSt, Trained};
-use crate::models::ModelsSt;
+use super::ModelsSt;
 use crate::state::St;
 use annosat_core::models::Manifest;
 use leptos::prelude::*;

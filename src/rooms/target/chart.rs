@@ -3,6 +3,7 @@
 //! canvas and the SVG export.
 
 use crate::export;
+use crate::plot::{self, Look, XAxis};
 use crate::state::St;
 use annosat_core::curves::{Curves, Metric, Saturation};
 use leptos::html;
@@ -56,6 +57,16 @@ impl Geom {
     }
 }
 
+/// The big target-side panels.
+const LOOK: Look = Look {
+    caption_px: 16,
+    margin: 10,
+    margin_right: 22,
+    x_label_area: 38,
+    y_label_area: 58,
+    y_decimals: 2,
+};
+
 /// Draws one panel; errors are plotters' (a canvas without a context, say).
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -65,9 +76,6 @@ pub fn draw<DB: DrawingBackend>(
     sat: Saturation,
     logx: bool,
 ) -> Result<Geom, String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let fx = |n: f64| if logx { n.log10() } else { n };
     let pts: Vec<_> = c
         .points(m)
         .into_iter()
@@ -87,77 +95,40 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         lo + 1.0
     };
-    let x_max = *c.grid.last().unwrap_or(&1) as f64;
-    let (xa, xb) = (fx(1.0), fx(x_max.max(2.0)));
-    let mut chart = ChartBuilder::on(root)
-        .caption(title(m), ("sans-serif", 16))
-        .margin(10)
-        .margin_right(22)
-        .x_label_area_size(38)
-        .y_label_area_size(58)
-        .build_cartesian_2d(xa..xb, lo..hi)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc(if logx {
-            "annotators per item N (log scale)"
-        } else {
-            "annotators per item N"
-        })
-        .y_desc(y_desc(m))
-        // N is an integer: with a short grid (say N ≤ 4) plotters' ten ticks would fall between
-        // integers and print as "1 1 2 2 …", so ask for at most one tick per N and blank the rest.
-        .x_labels(if logx {
-            10
-        } else {
-            (x_max as usize).clamp(2, 10)
-        })
-        .x_label_formatter(&|v| {
-            let n = if logx { 10f64.powf(*v) } else { *v };
-            if logx || (n - n.round()).abs() < 1e-6 {
-                format!("{n:.0}")
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.2}"))
-        .light_line_style(RGBColor(236, 236, 236))
-        .draw()
-        .map_err(e)?;
+    let x = XAxis {
+        x_max: *c.grid.last().unwrap_or(&1) as f64,
+        logx,
+    };
+    let (xa, xb) = x.range();
+    let mut chart = plot::frame(root, LOOK, title(m), Some(y_desc(m)), x, (lo, hi))?;
     let blue = RGBColor(37, 99, 235);
-    let band: Vec<(f64, f64)> = pts
+    let band: Vec<(u32, f64, f64)> = pts
         .iter()
-        .map(|p| (fx(p.n as f64), p.hi.unwrap_or(0.0)))
-        .chain(
-            pts.iter()
-                .rev()
-                .map(|p| (fx(p.n as f64), p.lo.unwrap_or(0.0))),
-        )
+        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
         .collect();
-    chart
-        .draw_series(std::iter::once(Polygon::new(band, blue.mix(0.2))))
-        .map_err(e)?;
+    plot::band(&mut chart, x, &band, blue.mix(0.2))?;
     chart
         .draw_series(LineSeries::new(
-            pts.iter().map(|p| (fx(p.n as f64), p.mean.unwrap_or(0.0))),
+            pts.iter()
+                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
             blue.stroke_width(2),
         ))
-        .map_err(e)?;
+        .map_err(plot::err)?;
     if let Some(sn) = sat.n {
         let green = RGBColor(22, 163, 74);
-        let x = fx(sn as f64);
+        let at = x.at(sn as f64);
         chart
             .draw_series(DashedLineSeries::new(
-                [(x, lo), (x, hi)],
+                [(at, lo), (at, hi)],
                 6,
                 4,
                 green.stroke_width(2),
             ))
-            .map_err(e)?;
+            .map_err(plot::err)?;
         let label = format!("{:.0}% by N={sn}", sat.x * 100.0);
         // Right of the middle, the label ends at the line instead of starting there, so it is not
         // cut off by the panel's right edge (short grids put the point at N = max).
-        let anchor = if x - xa > 0.6 * (xb - xa) {
+        let anchor = if at - xa > 0.6 * (xb - xa) {
             HPos::Right
         } else {
             HPos::Left
@@ -169,20 +140,14 @@ pub fn draw<DB: DrawingBackend>(
         chart
             .draw_series(std::iter::once(Text::new(
                 label,
-                (x, hi - 0.06 * (hi - lo)),
+                (at, hi - 0.06 * (hi - lo)),
                 style,
             )))
-            .map_err(e)?;
+            .map_err(plot::err)?;
     }
-    let red = RGBColor(220, 38, 38);
-    chart
-        .draw_series(LineSeries::new(
-            [(fx(n as f64), lo), (fx(n as f64), hi)],
-            red.stroke_width(2),
-        ))
-        .map_err(e)?;
+    plot::n_marker(&mut chart, x, n, (lo, hi))?;
     let (px, _) = chart.plotting_area().get_pixel_range();
-    root.present().map_err(e)?;
+    root.present().map_err(plot::err)?;
     Ok(Geom {
         x0: px.start,
         x1: px.end,

@@ -3,6 +3,7 @@
 //! at the slider's N; the constant and kNN baselines as dashed lines; runs trained in this tab
 //! (train.rs) as hollow diamonds.
 
+use crate::plot::{self, Look, XAxis};
 use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -42,6 +43,16 @@ pub fn css(arm: &str) -> String {
     format!("rgb({},{},{})", c.0, c.1, c.2)
 }
 
+/// The Models room's smaller panels.
+const LOOK: Look = Look {
+    caption_px: 15,
+    margin: 8,
+    margin_right: 16,
+    x_label_area: 34,
+    y_label_area: 52,
+    y_decimals: 3,
+};
+
 #[allow(clippy::too_many_arguments)]
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -53,9 +64,6 @@ pub fn draw<DB: DrawingBackend>(
     x: f64,
     logx: bool,
 ) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let fx = |n: f64| if logx { n.log10() } else { n };
     let curves: Vec<_> = arms.iter().map(|a| (a, m.curve(a, metric))).collect();
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for (_, c) in &curves {
@@ -73,64 +81,41 @@ pub fn draw<DB: DrawingBackend>(
     }
     let pad = ((hi - lo) * 0.06).max(1e-3);
     let (lo, hi) = (lo - pad, hi + pad);
-    let x_max = m.ns().last().copied().unwrap_or(1).max(2) as f64;
-    let (xa, xb) = (fx(1.0), fx(x_max));
-    let mut chart = ChartBuilder::on(root)
-        .caption(metric.label(), ("sans-serif", 15))
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(34)
-        .y_label_area_size(52)
-        .build_cartesian_2d(xa..xb, lo..hi)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc(if logx {
-            "N (log scale)"
-        } else {
-            "annotators per item N"
-        })
-        .x_label_formatter(&|v| format!("{:.0}", if logx { 10f64.powf(*v) } else { *v }))
-        .y_label_formatter(&|y| format!("{y:.3}"))
-        .light_line_style(RGBColor(238, 238, 238))
-        .draw()
-        .map_err(e)?;
+    let axis = XAxis {
+        x_max: m.ns().last().copied().unwrap_or(1).max(2) as f64,
+        logx,
+    };
+    let mut chart = plot::frame(root, LOOK, metric.label(), None, axis, (lo, hi))?;
     for (arm, c) in &curves {
         let col = colour(arm);
-        let band: Vec<(f64, f64)> = c
-            .iter()
-            .map(|p| (fx(p.n as f64), p.max))
-            .chain(c.iter().rev().map(|p| (fx(p.n as f64), p.min)))
-            .collect();
-        let line = c.iter().map(|p| (fx(p.n as f64), p.mean));
+        let line = c.iter().map(|p| (axis.at(p.n as f64), p.mean));
         if is_baseline(arm) {
             chart
                 .draw_series(DashedLineSeries::new(line, 6, 4, col.stroke_width(2)))
-                .map_err(e)?;
+                .map_err(plot::err)?;
             continue;
         }
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, col.mix(0.12))))
-            .map_err(e)?;
+        let band: Vec<(u32, f64, f64)> = c.iter().map(|p| (p.n, p.min, p.max)).collect();
+        plot::band(&mut chart, axis, &band, col.mix(0.12))?;
         chart
             .draw_series(LineSeries::new(line, col.stroke_width(2)))
-            .map_err(e)?;
+            .map_err(plot::err)?;
         if let Some(at) = captured_at(c, x) {
             if let Some(p) = c.iter().find(|p| p.n == at) {
                 chart
                     .draw_series(std::iter::once(Circle::new(
-                        (fx(at as f64), p.mean),
+                        (axis.at(at as f64), p.mean),
                         5,
                         col.filled(),
                     )))
-                    .map_err(e)?;
+                    .map_err(plot::err)?;
             }
         }
     }
     // Trained here: a hollow diamond per run, in its arm's colour (also for arms not shown).
     for (arm, at, v) in here {
         let col = colour(arm);
-        let (x0, y0) = (fx(*at as f64), *v);
+        let (x0, y0) = (axis.at(*at as f64), *v);
         chart
             .draw_series(std::iter::once(
                 EmptyElement::at((x0, y0))
@@ -140,15 +125,9 @@ pub fn draw<DB: DrawingBackend>(
                         col.stroke_width(2),
                     ),
             ))
-            .map_err(e)?;
+            .map_err(plot::err)?;
     }
-    let red = RGBColor(220, 38, 38);
-    chart
-        .draw_series(LineSeries::new(
-            [(fx(n as f64), lo), (fx(n as f64), hi)],
-            red.stroke_width(2),
-        ))
-        .map_err(e)?;
-    root.present().map_err(e)?;
+    plot::n_marker(&mut chart, axis, n, (lo, hi))?;
+    root.present().map_err(plot::err)?;
     Ok(())
 }

@@ -1,0 +1,135 @@
+//! The plotting frame both rooms' charts share (target-side curves and model-side arms): white
+//! background, caption, axes with N on x (linear or log, integer ticks only), the shaded band
+//! between two lines and the red marker at the slider's N. Each chart adds only its own series.
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// plotters' errors as text (a canvas without a context, say).
+pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    e.to_string()
+}
+
+/// Sizes of a chart: the target side's big panels and the Models room's smaller ones differ only
+/// in these.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    pub caption_px: u32,
+    pub margin: u32,
+    pub margin_right: u32,
+    pub x_label_area: u32,
+    pub y_label_area: u32,
+    /// Decimals on the y axis.
+    pub y_decimals: usize,
+}
+
+/// Where the x axis is: N from 1 to `x_max`, linear or log10.
+#[derive(Clone, Copy, Debug)]
+pub struct XAxis {
+    pub x_max: f64,
+    pub logx: bool,
+}
+
+impl XAxis {
+    /// Chart x of annotator count `n`.
+    pub fn at(&self, n: f64) -> f64 {
+        if self.logx {
+            n.log10()
+        } else {
+            n
+        }
+    }
+    /// The axis' ends in chart units.
+    pub fn range(&self) -> (f64, f64) {
+        (self.at(1.0), self.at(self.x_max.max(2.0)))
+    }
+}
+
+/// Fills `root` and draws the caption, mesh and axis labels; returns the chart to draw series on.
+pub fn frame<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    look: Look,
+    caption: &str,
+    y_desc: Option<&str>,
+    x: XAxis,
+    (lo, hi): (f64, f64),
+) -> Result<Chart<'a, DB>, String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (xa, xb) = x.range();
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", look.caption_px))
+        .margin(look.margin)
+        .margin_right(look.margin_right)
+        .x_label_area_size(look.x_label_area)
+        .y_label_area_size(look.y_label_area)
+        .build_cartesian_2d(xa..xb, lo..hi)
+        .map_err(err)?;
+    let logx = x.logx;
+    let decimals = look.y_decimals;
+    let x_label = |v: &f64| {
+        let n = if logx { 10f64.powf(*v) } else { *v };
+        if logx || (n - n.round()).abs() < 1e-6 {
+            format!("{n:.0}")
+        } else {
+            String::new()
+        }
+    };
+    let y_label = |y: &f64| format!("{y:.decimals$}");
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(if logx {
+        "annotators per item N (log scale)"
+    } else {
+        "annotators per item N"
+    })
+    // N is an integer: with a short grid (say N ≤ 4) plotters' ten ticks would fall between
+    // integers and print as "1 1 2 2 …", so ask for at most one tick per N and blank the rest.
+    .x_labels(if logx {
+        10
+    } else {
+        (x.x_max as usize).clamp(2, 10)
+    })
+    .x_label_formatter(&x_label)
+    .y_label_formatter(&y_label)
+    .light_line_style(RGBColor(236, 236, 236));
+    if let Some(d) = y_desc {
+        mesh.y_desc(d);
+    }
+    mesh.draw().map_err(err)?;
+    Ok(chart)
+}
+
+/// A shaded band between `lower` and `upper` over the same N points.
+pub fn band<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    x: XAxis,
+    points: &[(u32, f64, f64)],
+    colour: RGBAColor,
+) -> Result<(), String> {
+    let poly: Vec<(f64, f64)> = points
+        .iter()
+        .map(|&(n, _, hi)| (x.at(n as f64), hi))
+        .chain(points.iter().rev().map(|&(n, lo, _)| (x.at(n as f64), lo)))
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(poly, colour)))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// The red vertical line at the slider's N.
+pub fn n_marker<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    x: XAxis,
+    n: u32,
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    let red = RGBColor(220, 38, 38);
+    let at = x.at(n as f64);
+    chart
+        .draw_series(LineSeries::new([(at, lo), (at, hi)], red.stroke_width(2)))
+        .map_err(err)?;
+    Ok(())
+}

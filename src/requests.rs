@@ -1,0 +1,407 @@
+//! The bookkeeping of the page's requests to its worker pool, with no browser types in it (so it is
+//! unit-tested natively): request ids, the latest request of each kind, the parts of a split
+//! computation and of a load every worker must answer, the last good dataset and what to do when a
+//! load fails or a worker dies. `bridge.rs` moves messages; the page (`state.rs`) only applies the
+//! [`Answer`]s this hands out, which are always fresh.
+
+use crate::protocol::{Format, Response};
+use annosat_core::curves::{Curves, ItemDraw};
+use annosat_core::summary::Summary;
+use std::collections::HashMap;
+
+/// A dataset sent to the workers: its request id, format, payload (bundle bytes or the user's
+/// `File`; opaque here) and whether it is a user's upload (errors then shown beside the upload).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Load<P> {
+    pub id: u64,
+    pub format: Format,
+    pub payload: P,
+    pub upload: bool,
+}
+
+/// What the page is told: only answers to the latest request of their kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Progress of the latest load ("parse") or computation ("compute"), 0..=1 (split parts
+    /// averaged).
+    Progress {
+        stage: String,
+        done: f64,
+    },
+    Loaded {
+        summary: Summary,
+        notes: Vec<String>,
+        upload: bool,
+    },
+    Curves {
+        curves: Curves,
+        ms: f64,
+    },
+    Items {
+        n: u32,
+        movers: Vec<ItemDraw>,
+        points: Vec<(f64, f64)>,
+        total: usize,
+    },
+    /// A user's file was refused; the page keeps what it showed (the pool has put the last good
+    /// dataset back).
+    UploadFailed {
+        message: String,
+    },
+    /// Anything else failed: the message says what happened and what to do.
+    Failed {
+        message: String,
+    },
+}
+
+/// What the bridge must do after an event, besides handing over the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action<P> {
+    None,
+    /// Load this dataset into the workers again (quietly, see [`Requests::reload`]): a failed
+    /// parse leaves a worker's table alone, but a restart may have dropped it.
+    Reload(Load<P>),
+    /// Start fresh workers, then load this dataset into them again (quietly), if there is one.
+    Respawn(Option<Load<P>>),
+}
+
+/// Parts of one computation split over the pool.
+#[derive(Debug)]
+struct Split {
+    parts: Vec<Curves>,
+    expected: usize,
+    done: Vec<f64>,
+    ms: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Load,
+    Compute,
+    Items,
+}
+
+/// The pool's requests. `P` is the load payload (a `JsValue` in the page, anything in tests).
+#[derive(Debug)]
+pub struct Requests<P> {
+    workers: usize,
+    next_id: u64,
+    latest_load: u64,
+    latest_compute: u64,
+    latest_items: u64,
+    /// Loads whose answer the page must not see (a restore after a failure).
+    quiet: Vec<u64>,
+    pending: Option<Load<P>>,
+    good: Option<Load<P>>,
+    /// Workers that answered each load so far (a load is answered once all have it).
+    loaded: HashMap<u64, usize>,
+    /// Requests already failed (every worker fails a bad load alike: said once).
+    failed: Vec<u64>,
+    splits: HashMap<u64, Split>,
+    /// Requests sent to each worker and not yet answered.
+    outstanding: Vec<usize>,
+    kinds: HashMap<u64, Kind>,
+}
+
+impl<P: Clone> Requests<P> {
+    pub fn new(workers: usize) -> Self {
+        Requests {
+            workers: workers.max(1),
+            next_id: 1,
+            latest_load: 0,
+            latest_compute: 0,
+            latest_items: 0,
+            quiet: Vec::new(),
+            pending: None,
+            good: None,
+            loaded: HashMap::new(),
+            failed: Vec::new(),
+            splits: HashMap::new(),
+            outstanding: vec![0; workers.max(1)],
+            kinds: HashMap::new(),
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// A fresh id (also for requests to other workers, such as the model worker's jobs).
+    pub fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Whether any worker has work in flight (new heavy work then replaces the pool).
+    pub fn busy(&self) -> bool {
+        self.outstanding.iter().any(|&n| n > 0)
+    }
+
+    /// The last dataset that loaded, if it was a user's upload (its payload, for the model worker).
+    pub fn good(&self) -> Option<&Load<P>> {
+        self.good.as_ref()
+    }
+
+    /// The workers were replaced: what they had in flight is gone. Returns the dataset to load
+    /// into the new ones (the one loading, or else the last good one).
+    pub fn restarted(&mut self) -> Option<Load<P>> {
+        self.outstanding = vec![0; self.workers];
+        self.loaded.clear();
+        self.splits.clear();
+        self.pending.clone().or_else(|| self.good.clone())
+    }
+
+    /// Registers a load sent to every worker; returns it (with its new id).
+    pub fn load(&mut self, format: Format, payload: P, upload: bool) -> Load<P> {
+        let load = Load {
+            id: self.next_id(),
+            format,
+            payload,
+            upload,
+        };
+        self.latest_load = load.id;
+        self.kinds.insert(load.id, Kind::Load);
+        self.pending = Some(load.clone());
+        self.sent_to_all();
+        load
+    }
+
+    /// Registers a reload of `load` (after a restart): sent to every worker, answered quietly when
+    /// it is not the one the page waits for.
+    pub fn reload(&mut self, load: &Load<P>) {
+        if load.id != self.latest_load && !self.quiet.contains(&load.id) {
+            self.quiet.push(load.id);
+        }
+        self.sent_to_all();
+    }
+
+    fn sent_to_all(&mut self) {
+        self.outstanding.iter_mut().for_each(|n| *n += 1);
+    }
+
+    /// Registers a computation of `repeats` repeats split over the pool: its id and each worker's
+    /// part (start, end) of the repeats (worker i gets part i).
+    pub fn compute(&mut self, repeats: u32) -> (u64, Vec<(u32, u32)>) {
+        let id = self.next_id();
+        self.latest_compute = id;
+        self.kinds.insert(id, Kind::Compute);
+        let n = self.workers.min(repeats as usize).max(1);
+        let r = repeats as usize;
+        let parts: Vec<(u32, u32)> = (0..n)
+            .map(|i| ((i * r / n) as u32, ((i + 1) * r / n) as u32))
+            .collect();
+        self.splits.insert(
+            id,
+            Split {
+                parts: Vec::new(),
+                expected: n,
+                done: vec![0.0; n],
+                ms: 0.0,
+            },
+        );
+        for i in 0..n {
+            self.outstanding[i] += 1;
+        }
+        (id, parts)
+    }
+
+    /// Registers a cheap request (per-item draws) for worker 0.
+    pub fn items(&mut self) -> u64 {
+        let id = self.next_id();
+        self.latest_items = id;
+        self.kinds.insert(id, Kind::Items);
+        self.outstanding[0] += 1;
+        id
+    }
+
+    fn is_latest(&self, id: u64) -> bool {
+        match self.kinds.get(&id) {
+            Some(Kind::Load) => id == self.latest_load,
+            Some(Kind::Compute) => id == self.latest_compute,
+            Some(Kind::Items) => id == self.latest_items,
+            None => false,
+        }
+    }
+
+    fn answered(&mut self, worker: usize) {
+        if let Some(n) = self.outstanding.get_mut(worker) {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    /// One message from worker `worker`: returns what the page should see now (if anything) and
+    /// what the bridge must do.
+    pub fn receive(&mut self, worker: usize, resp: Response) -> (Option<Answer>, Action<P>) {
+        match resp {
+            Response::Ready => (None, Action::None),
+            Response::Progress { id, stage, done } => {
+                if !self.is_latest(id) || self.quiet.contains(&id) {
+                    return (None, Action::None);
+                }
+                let done = match self.splits.get_mut(&id) {
+                    Some(s) => {
+                        if let Some(d) = s.done.get_mut(worker) {
+                            *d = done;
+                        }
+                        s.done.iter().sum::<f64>() / s.done.len() as f64
+                    }
+                    None => done,
+                };
+                (Some(Answer::Progress { stage, done }), Action::None)
+            }
+            Response::Loaded { id, summary, notes } => {
+                self.answered(worker);
+                let n = self.loaded.entry(id).or_insert(0);
+                *n += 1;
+                if *n < self.workers {
+                    return (None, Action::None);
+                }
+                self.loaded.remove(&id);
+                if self.pending.as_ref().is_some_and(|l| l.id == id) {
+                    self.good = self.pending.take();
+                }
+                if let Some(q) = self.quiet.iter().position(|&q| q == id) {
+                    self.quiet.remove(q);
+                    return (None, Action::None);
+                }
+                if id != self.latest_load {
+                    return (None, Action::None);
+                }
+                let upload = self.good.as_ref().is_some_and(|g| g.id == id && g.upload);
+                (
+                    Some(Answer::Loaded {
+                        summary,
+                        notes,
+                        upload,
+                    }),
+                    Action::None,
+                )
+            }
+            Response::Curves { id, curves, ms } => {
+                self.answered(worker);
+                let Some(s) = self.splits.get_mut(&id) else {
+                    return (None, Action::None);
+                };
+                s.parts.push(curves);
+                s.ms = s.ms.max(ms);
+                if s.parts.len() < s.expected {
+                    return (None, Action::None);
+                }
+                let Some(s) = self.splits.remove(&id) else {
+                    return (None, Action::None);
+                };
+                if id != self.latest_compute {
+                    return (None, Action::None);
+                }
+                let answer = match Curves::merge(s.parts) {
+                    Ok(curves) => Answer::Curves { curves, ms: s.ms },
+                    Err(message) => Answer::Failed { message },
+                };
+                (Some(answer), Action::None)
+            }
+            Response::Items {
+                id,
+                n,
+                movers,
+                points,
+                total,
+            } => {
+                self.answered(worker);
+                if id != self.latest_items {
+                    return (None, Action::None);
+                }
+                let answer = Answer::Items {
+                    n,
+                    movers,
+                    points,
+                    total,
+                };
+                (Some(answer), Action::None)
+            }
+            Response::Error { id, message } => {
+                self.answered(worker);
+                self.error(id, message)
+            }
+        }
+    }
+
+    fn error(&mut self, id: u64, message: String) -> (Option<Answer>, Action<P>) {
+        // A message that belongs to no request (the worker could not read it): never dropped.
+        if !self.kinds.contains_key(&id) {
+            return (
+                Some(Answer::Failed {
+                    message: format!("the worker could not answer: {message}"),
+                }),
+                Action::None,
+            );
+        }
+        if self.failed.contains(&id) {
+            return (None, Action::None);
+        }
+        self.failed.push(id);
+        self.splits.remove(&id);
+        self.loaded.remove(&id);
+        let failed_load = self.pending.take_if(|l| l.id == id);
+        if !self.is_latest(id) || self.quiet.contains(&id) {
+            return (None, Action::None);
+        }
+        match failed_load {
+            // A bad upload: say why beside it; the workers get the last good dataset back (a
+            // failed parse leaves a worker's table alone, but a restart may have dropped it).
+            Some(l) if l.upload => {
+                let action = match self.good.clone() {
+                    Some(g) => Action::Reload(g),
+                    None => Action::None,
+                };
+                (Some(Answer::UploadFailed { message }), action)
+            }
+            _ => (Some(Answer::Failed { message }), Action::None),
+        }
+    }
+
+    /// The user stopped the work in flight: its answers become stale, and the workers are
+    /// replaced, with the last good dataset loaded back quietly (a cancelled upload never becomes
+    /// the dataset).
+    pub fn cancel(&mut self) -> Action<P> {
+        self.pending = None;
+        self.forget_in_flight();
+        Action::Respawn(self.restarted())
+    }
+
+    /// Makes every request so far stale.
+    fn forget_in_flight(&mut self) {
+        self.latest_load = self.latest_load.max(self.next_id);
+        self.latest_compute = self.latest_compute.max(self.next_id);
+        self.next_id += 1;
+    }
+
+    /// A worker died (a wasm trap such as running out of memory, or its script failed to load):
+    /// what was in flight is lost. The page is told what happened and what to do; the bridge
+    /// starts fresh workers with the last good dataset (or none).
+    pub fn worker_died(&mut self, detail: &str) -> (Answer, Action<P>) {
+        let loading = self.pending.take();
+        let during = match &loading {
+            Some(l) if l.upload => " while reading your file",
+            Some(_) => " while loading the dataset",
+            None if self.splits.contains_key(&self.latest_compute) => " while computing the curves",
+            None => "",
+        };
+        let hint = match &loading {
+            Some(l) if l.upload => "The file is probably too large for the browser: try a smaller file, or the annosat CLI (`annosat curves`), which has no such limit.",
+            _ => "Reload the page if it happens again; the annosat CLI computes the same curves.",
+        };
+        // Requests that were in flight: their answers (should any arrive) are stale.
+        self.forget_in_flight();
+        let restore = self.restarted();
+        let message = format!("The worker stopped{during} ({detail}). {hint}");
+        let answer = match loading {
+            Some(l) if l.upload => Answer::UploadFailed { message },
+            _ => Answer::Failed { message },
+        };
+        (answer, Action::Respawn(restore))
+    }
+}
+
+#[cfg(test)]
+mod tests;

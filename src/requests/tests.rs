@@ -1,0 +1,298 @@
+//! The pool's bookkeeping, natively: merging of worker parts, stale answers, failed uploads and
+//! dead workers.
+
+use super::*;
+use annosat_core::curves::{compute, compute_repeats};
+use annosat_core::{CurveConfig, VoteTable};
+
+fn table() -> VoteTable {
+    let counts = (0..30 * 3).map(|j| ((j * 7) % 5) as u32 + 1).collect();
+    let ids = (0..30).map(|i| format!("i{i}")).collect();
+    VoteTable::new(vec!["a".into(), "b".into(), "c".into()], ids, counts)
+}
+
+fn summary() -> Summary {
+    Summary::of(&table())
+}
+
+fn loaded(id: u64) -> Response {
+    Response::Loaded {
+        id,
+        summary: summary(),
+        notes: vec![],
+    }
+}
+
+fn error(id: u64, message: &str) -> Response {
+    Response::Error {
+        id,
+        message: message.into(),
+    }
+}
+
+fn json(c: &Curves) -> String {
+    serde_json::to_string(c).unwrap()
+}
+
+/// Loads `name` as a bundle into all workers of `r` and delivers every answer; returns its load.
+fn load_ok(r: &mut Requests<&'static str>, name: &'static str) -> Load<&'static str> {
+    let l = r.load(Format::Bundle, name, false);
+    for w in 0..r.workers() {
+        r.receive(w, loaded(l.id));
+    }
+    l
+}
+
+#[test]
+fn a_load_is_answered_once_every_worker_has_it() {
+    let mut r = Requests::new(3);
+    let l = r.load(Format::Csv, "file", true);
+    assert!(r.busy());
+    assert_eq!(r.receive(0, loaded(l.id)).0, None);
+    assert_eq!(r.receive(2, loaded(l.id)).0, None);
+    match r.receive(1, loaded(l.id)).0 {
+        Some(Answer::Loaded { upload, .. }) => assert!(upload),
+        other => panic!("{other:?}"),
+    }
+    assert!(!r.busy());
+    assert_eq!(r.good().map(|g| g.payload), Some("file"));
+}
+
+#[test]
+fn split_parts_merge_into_the_single_worker_result_and_progress_is_averaged() {
+    let t = table();
+    let cfg = CurveConfig {
+        repeats: 10,
+        ..Default::default()
+    };
+    let mut r: Requests<&str> = Requests::new(3);
+    load_ok(&mut r, "d");
+    let (id, parts) = r.compute(cfg.repeats);
+    assert_eq!(parts, vec![(0, 3), (3, 6), (6, 10)]);
+    let progress = |done| Response::Progress {
+        id,
+        stage: "compute".into(),
+        done,
+    };
+    match r.receive(1, progress(0.6)).0 {
+        Some(Answer::Progress { stage, done }) => {
+            assert_eq!(stage, "compute");
+            assert!((done - 0.2).abs() < 1e-12, "{done}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Parts arrive in any order.
+    let mut last = None;
+    for w in [2, 0, 1] {
+        let (a, b) = parts[w];
+        let curves = compute_repeats(&t, &cfg, a..b, &mut |_, _| {}).unwrap();
+        last = r
+            .receive(
+                w,
+                Response::Curves {
+                    id,
+                    curves,
+                    ms: w as f64,
+                },
+            )
+            .0;
+        if w != 1 {
+            assert_eq!(last, None, "answered before every part arrived");
+        }
+    }
+    match last {
+        Some(Answer::Curves { curves, ms }) => {
+            assert_eq!(json(&curves), json(&compute(&t, &cfg).unwrap()));
+            assert_eq!(ms, 2.0, "the slowest part's time");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stale_answers_are_dropped() {
+    let t = table();
+    let cfg = CurveConfig {
+        repeats: 2,
+        ..Default::default()
+    };
+    let mut r: Requests<&str> = Requests::new(1);
+    load_ok(&mut r, "d");
+    let (old, _) = r.compute(2);
+    let (new, _) = r.compute(2);
+    let curves = || compute(&t, &cfg).unwrap();
+    let answer = |id| Response::Curves {
+        id,
+        curves: curves(),
+        ms: 1.0,
+    };
+    let progress = Response::Progress {
+        id: old,
+        stage: "compute".into(),
+        done: 0.5,
+    };
+    assert_eq!(r.receive(0, progress).0, None);
+    assert_eq!(r.receive(0, answer(old)).0, None);
+    assert!(matches!(
+        r.receive(0, answer(new)).0,
+        Some(Answer::Curves { .. })
+    ));
+    // An error for an older request is as stale as its answer.
+    let (older, _) = r.compute(2);
+    r.compute(2);
+    assert_eq!(r.receive(0, error(older, "x")).0, None);
+    // Items likewise.
+    let (i1, i2) = (r.items(), r.items());
+    let items = |id| Response::Items {
+        id,
+        n: 3,
+        movers: vec![],
+        points: vec![],
+        total: 0,
+    };
+    assert_eq!(r.receive(0, items(i1)).0, None);
+    assert!(r.receive(0, items(i2)).0.is_some());
+}
+
+#[test]
+fn a_bad_upload_is_said_once_and_the_good_dataset_goes_back() {
+    let mut r = Requests::new(2);
+    let good = load_ok(&mut r, "bundle");
+    let bad = r.load(Format::Csv, "upload", true);
+    let (a, action) = r.receive(0, error(bad.id, "line 3: not a count"));
+    assert_eq!(
+        a,
+        Some(Answer::UploadFailed {
+            message: "line 3: not a count".into()
+        })
+    );
+    assert_eq!(action, Action::Reload(good.clone()));
+    assert_eq!(r.receive(1, error(bad.id, "line 3: not a count")).0, None);
+    assert_eq!(r.good(), Some(&good), "the failed upload never became good");
+    // The reload is quiet: the page still shows the good dataset and is not told again.
+    r.reload(&good);
+    assert_eq!(r.receive(0, loaded(good.id)).0, None);
+    assert_eq!(r.receive(1, loaded(good.id)).0, None);
+    assert!(!r.busy());
+}
+
+#[test]
+fn a_failed_bundle_is_a_page_error() {
+    let mut r: Requests<&str> = Requests::new(1);
+    let l = r.load(Format::Bundle, "b", false);
+    assert_eq!(
+        r.receive(0, error(l.id, "corrupt")),
+        (
+            Some(Answer::Failed {
+                message: "corrupt".into()
+            }),
+            Action::None
+        )
+    );
+}
+
+#[test]
+fn errors_that_belong_to_no_request_are_shown() {
+    let mut r: Requests<&str> = Requests::new(1);
+    match r.receive(0, error(0, "bad request: EOF")).0 {
+        Some(Answer::Failed { message }) => assert!(message.contains("bad request: EOF")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_dead_worker_is_reported_and_the_last_good_dataset_comes_back_quietly() {
+    let mut r = Requests::new(2);
+    let good = load_ok(&mut r, "bundle");
+    let big = r.load(Format::Csv, "200 MB", true);
+    r.receive(
+        0,
+        Response::Progress {
+            id: big.id,
+            stage: "parse".into(),
+            done: 0.3,
+        },
+    );
+    let (answer, action) = r.worker_died("RuntimeError: unreachable");
+    match answer {
+        Answer::UploadFailed { message } => {
+            assert!(message.contains("while reading your file"), "{message}");
+            assert!(message.contains("RuntimeError: unreachable"), "{message}");
+            assert!(message.contains("CLI"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(action, Action::Respawn(Some(good.clone())));
+    assert!(!r.busy(), "what was in flight is forgotten");
+    // A late answer from the dead load is stale; the restore is quiet.
+    assert_eq!(r.receive(1, loaded(big.id)).0, None);
+    r.reload(&good);
+    assert_eq!(r.receive(0, loaded(good.id)).0, None);
+    assert_eq!(r.receive(1, loaded(good.id)).0, None);
+    assert_eq!(r.good(), Some(&good));
+    // And the pool works on: a new computation is answered.
+    let (id, _) = r.compute(2);
+    let t = table();
+    let cfg = CurveConfig {
+        repeats: 2,
+        ..Default::default()
+    };
+    r.receive(
+        0,
+        Response::Curves {
+            id,
+            curves: compute_repeats(&t, &cfg, 0..1, &mut |_, _| {}).unwrap(),
+            ms: 1.0,
+        },
+    );
+    let last = r.receive(
+        1,
+        Response::Curves {
+            id,
+            curves: compute_repeats(&t, &cfg, 1..2, &mut |_, _| {}).unwrap(),
+            ms: 1.0,
+        },
+    );
+    assert!(matches!(last.0, Some(Answer::Curves { .. })));
+}
+
+#[test]
+fn a_worker_that_dies_computing_or_before_any_data_says_so() {
+    let mut r: Requests<&str> = Requests::new(1);
+    let (a, action) = r.worker_died("failed to fetch annosat-worker_bg.wasm");
+    assert!(matches!(a, Answer::Failed { .. }));
+    assert_eq!(action, Action::Respawn(None));
+    let good = load_ok(&mut r, "d");
+    r.compute(50);
+    match r.worker_died("out of memory") {
+        (Answer::Failed { message }, Action::Respawn(Some(g))) => {
+            assert!(message.contains("while computing the curves"), "{message}");
+            assert_eq!(g, good);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cancel_forgets_the_work_in_flight_and_restores_the_good_dataset() {
+    let mut r = Requests::new(2);
+    let good = load_ok(&mut r, "bundle");
+    let big = r.load(Format::Csv, "big", true);
+    assert_eq!(r.cancel(), Action::Respawn(Some(good.clone())));
+    assert!(!r.busy());
+    let progress = Response::Progress {
+        id: big.id,
+        stage: "parse".into(),
+        done: 0.9,
+    };
+    assert_eq!(r.receive(0, progress).0, None);
+    assert_eq!(r.receive(0, loaded(big.id)).0, None);
+    assert_eq!(
+        r.good(),
+        Some(&good),
+        "a cancelled upload never becomes the dataset"
+    );
+    let (id, _) = r.compute(50);
+    r.cancel();
+    assert_eq!(r.receive(0, error(id, "late")).0, None);
+}

@@ -1,0 +1,169 @@
+//! The target-side room: how far the labels themselves are from their full-vote value — the status
+//! line (progress, time left, Stop), the saturation summary, readouts, four metric panels
+//! (chart.rs) and the per-item view (items.rs).
+
+pub mod chart;
+mod items;
+
+use crate::state::{now_ms, St, Status, REPEATS, SYNTHETIC};
+use annosat_core::curves::{Curves, Metric};
+use chart::title;
+use chart::CurveChart;
+use items::ItemsView;
+use leptos::prelude::*;
+
+#[component]
+pub fn TargetRoom() -> impl IntoView {
+    view! {
+        <StatusLine />
+        <SummaryCard />
+        <Readouts />
+        <section class="charts">
+            <CurveChart metric=Metric::Kl />
+            <CurveChart metric=Metric::EntropyCorr />
+            <CurveChart metric=Metric::Jsd />
+            <CurveChart metric=Metric::MajorityAgreement />
+        </section>
+        <ItemsView />
+    }
+}
+
+/// "about 12 s left" from the share done and the time taken so far (once there is enough to go on).
+fn time_left(done: f64, since: f64) -> String {
+    let elapsed = (now_ms() - since) / 1000.0;
+    if !(0.02..1.0).contains(&done) || elapsed < 1.0 {
+        return String::new();
+    }
+    let left = elapsed * (1.0 - done) / done;
+    if left < 60.0 {
+        format!(" · about {:.0} s left", left.max(1.0))
+    } else {
+        format!(" · about {:.0} min left", (left / 60.0).ceil())
+    }
+}
+
+#[component]
+fn StatusLine() -> impl IntoView {
+    let st = expect_context::<St>();
+    move || match st.status.get() {
+        Status::Idle => {
+            let items = st
+                .curves
+                .with(|c| c.as_ref().map(|c| c.items.first().copied().unwrap_or(0)))
+                .unwrap_or(0);
+            let workers = crate::bridge::size();
+            let text = format!(
+                "{}{items} items, {REPEATS} repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}.",
+                if st.dataset.get() == SYNTHETIC {
+                    "Synthetic data (generated here, not human labels): "
+                } else {
+                    ""
+                },
+                st.seed.get(),
+                st.compute_ms.get(),
+                if workers == 1 { "" } else { "s" }
+            );
+            view! { <p class="status" id="status" data-state="idle">{text}</p> }.into_any()
+        }
+        Status::Busy { stage, done, since } => {
+            let what = match stage.as_str() {
+                "parse" => "reading the file",
+                "compute" => "computing the curves",
+                other => other,
+            };
+            let text = format!("{what}… {:.0}%{}", done * 100.0, time_left(done, since));
+            view! {
+                <p class="status" id="status" data-state="busy">{text}
+                    <progress max="1" value=done></progress>
+                    <button id="stop" class="link" on:click=move |_| st.stop()>"Stop"</button>
+                </p>
+            }
+            .into_any()
+        }
+        Status::Stopped(text) => {
+            view! { <p class="status" id="status" data-state="stopped">{text}</p> }.into_any()
+        }
+        Status::Failed(e) => {
+            view! { <p class="error" id="status" data-state="error" role="alert">{e}</p> }
+                .into_any()
+        }
+    }
+}
+
+fn sentence(c: &Curves, x: f64) -> String {
+    let pct = (x * 100.0).round();
+    match (c.saturation(Metric::Kl, x).n, c.saturation(Metric::EntropyCorr, x).n) {
+        (Some(a), Some(b)) => format!(
+            "For distribution match (KL), {a} annotators per item capture {pct}% of the improvement; to rank items by ambiguity (entropy correlation) you need about {b}."
+        ),
+        (Some(a), None) => format!("For distribution match (KL), {a} annotators per item capture {pct}% of the improvement."),
+        _ => "Not enough annotators per item to tell where the curves saturate.".into(),
+    }
+}
+
+#[component]
+fn SummaryCard() -> impl IntoView {
+    let st = expect_context::<St>();
+    move || {
+        let c = st.curves.get()?;
+        let x = st.x.get() as f64 / 100.0;
+        let rows = Metric::ALL
+            .into_iter()
+            .map(|m| {
+                let s = c.saturation(m, x);
+                let text = match (s.n, s.lo, s.hi) {
+                    (Some(n), Some(lo), Some(hi)) => format!(
+                        "{}% of the improvement by N = {n} (95% interval {lo}–{hi})",
+                        st.x.get()
+                    ),
+                    (Some(n), _, _) => format!("{}% of the improvement by N = {n}", st.x.get()),
+                    _ => "does not saturate within the data".into(),
+                };
+                view! { <li data-metric=m.name()><code>{m.name()}</code>": " {text}</li> }
+            })
+            .collect_view();
+        Some(view! {
+            <section class="card summary">
+                <p class="sentence" id="sentence">{sentence(&c, x)}</p>
+                <ul id="saturation">{rows}</ul>
+            </section>
+        })
+    }
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}"))
+        .unwrap_or_else(|| "undefined".into())
+}
+
+#[component]
+fn Readouts() -> impl IntoView {
+    let st = expect_context::<St>();
+    let one = move |m: Metric| {
+        let point = move || {
+            st.curves
+                .with(|c| c.as_ref().and_then(|c| c.point(m, st.n.get())))
+        };
+        let raw = move || {
+            point()
+                .and_then(|p| p.mean)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        };
+        let ci = move || match point() {
+            Some(p) if p.lo.is_some() => {
+                format!("95% of repeats in [{}, {}]", fmt(p.lo), fmt(p.hi))
+            }
+            _ => "undefined: every subsampled entropy is 0 at N = 1".to_string(),
+        };
+        view! {
+            <button class="readout" class:selected=move || st.metric.get() == m data-metric=m.name() data-value=raw
+                on:click=move |_| st.metric.set(m) title=title(m)>
+                <span class="metric">{m.name()}</span>
+                <span class="value">{move || fmt(point().and_then(|p| p.mean))}</span>
+                <span class="ci">{ci}</span>
+            </button>
+        }
+    };
+    view! { <section class="readouts">{Metric::ALL.map(one).to_vec()}</section> }
+}
