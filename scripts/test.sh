@@ -13,7 +13,9 @@
 #   5. the core (with no web dependency) and annosat-heads (training, for the model worker) build
 #      for wasm32
 #   6. the relocatable site (scripts/build-site.sh's trunk build, relative URLs)
-#   7. browser tests in real headless Chromium (tests/browser): the app, the synthetic dataset
+#   7. browser tests in real headless Chromium (tests/browser): the app, limits, Stop and dying
+#      workers (robustness.test.mjs), the Content-Security-Policy and hostile uploads
+#      (safety.test.mjs), the synthetic dataset
 #      (synth.test.mjs), training and embedding in
 #      the tab (train.test.mjs, own.test.mjs), the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
@@ -60,6 +62,8 @@ if cargo tree --locked -p annosat-trainer -e features -i gemm-common 2>/dev/null
 fi
 cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-encoder -p annosat-trainer \
   -p annosat-model-worker --features annosat-model-worker/worker
+# The page's request bookkeeping and limits (annosat_app::{requests, limits}), natively.
+cargo test --locked --profile native -p annosat-app --lib
 
 step "fuzz: seeds and past crashes (cargo test in tests/fuzz), then 20 s of libFuzzer per target (scripts/fuzz.sh 20)"
 cargo test --locked --manifest-path tests/fuzz/Cargo.toml
@@ -84,7 +88,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

@@ -66,7 +66,7 @@ pub fn App() -> impl IntoView {
             <main class="main">
                 {move || st.upload_error.get().map(|e| view! {
                     <p class="error banner" id="upload-error-banner" role="alert">
-                        {format!("Your file was not loaded: {e}")}
+                        "Your file was not loaded: " <bdi>{e}</bdi>
                         <button class="link" on:click=move |_| st.upload_error.set(None)>"dismiss"</button>
                     </p>
                 })}

@@ -71,7 +71,11 @@ pub fn spawn(name: &str) -> Result<Worker, JsValue> {
         .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_default();
     let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
-    let script = format!("importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm');");
+    // A wasm that fails to load rejects a promise, which a worker would swallow; rethrown from a
+    // timer it becomes the worker's error event, which the page reports.
+    let script = format!(
+        "importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm').catch(e => setTimeout(() => {{ throw e; }}));"
+    );
     let parts = js_sys::Array::of1(&JsValue::from_str(&script));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("text/javascript");

@@ -133,3 +133,17 @@ pub fn n_marker<DB: DrawingBackend>(
         .map_err(err)?;
     Ok(())
 }
+
+/// A panel with nothing to plot: white, with `note` in the middle.
+pub fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, note: &str) -> Result<(), String> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    root.fill(&WHITE).map_err(err)?;
+    let (w, h) = root.dim_in_pixel();
+    let style = ("sans-serif", 15)
+        .into_font()
+        .color(&RGBColor(120, 120, 120))
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    root.draw(&Text::new(note, ((w / 2) as i32, (h / 2) as i32), style))
+        .map_err(err)?;
+    root.present().map_err(err)
+}

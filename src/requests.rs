@@ -32,6 +32,9 @@ pub enum Answer {
         summary: Summary,
         notes: Vec<String>,
         upload: bool,
+        /// A computation was asked for after this load was sent (and runs on it): the page must
+        /// not start another.
+        computing: bool,
     },
     Curves {
         curves: Curves,
@@ -101,7 +104,13 @@ pub struct Requests<P> {
     /// Requests sent to each worker and not yet answered.
     outstanding: Vec<usize>,
     kinds: HashMap<u64, Kind>,
+    /// Worker deaths since the last answer that was not an error: past [`MAX_DEATHS`] the pool
+    /// stops replacing its workers (a worker that cannot start would otherwise restart forever).
+    deaths: u32,
 }
+
+/// Deaths in a row after which the page is asked to reload instead.
+pub const MAX_DEATHS: u32 = 3;
 
 impl<P: Clone> Requests<P> {
     pub fn new(workers: usize) -> Self {
@@ -119,6 +128,7 @@ impl<P: Clone> Requests<P> {
             splits: HashMap::new(),
             outstanding: vec![0; workers.max(1)],
             kinds: HashMap::new(),
+            deaths: 0,
         }
     }
 
@@ -167,10 +177,11 @@ impl<P: Clone> Requests<P> {
         load
     }
 
-    /// Registers a reload of `load` (after a restart): sent to every worker, answered quietly when
-    /// it is not the one the page waits for.
+    /// Registers a reload of `load` (after a restart): sent to every worker, answered quietly
+    /// unless the page is still waiting for it (a dataset it already shows is not announced again).
     pub fn reload(&mut self, load: &Load<P>) {
-        if load.id != self.latest_load && !self.quiet.contains(&load.id) {
+        let waited_for = self.pending.as_ref().is_some_and(|p| p.id == load.id);
+        if !waited_for && !self.quiet.contains(&load.id) {
             self.quiet.push(load.id);
         }
         self.sent_to_all();
@@ -233,10 +244,16 @@ impl<P: Clone> Requests<P> {
     /// One message from worker `worker`: returns what the page should see now (if anything) and
     /// what the bridge must do.
     pub fn receive(&mut self, worker: usize, resp: Response) -> (Option<Answer>, Action<P>) {
+        if matches!(
+            resp,
+            Response::Loaded { .. } | Response::Curves { .. } | Response::Items { .. }
+        ) {
+            self.deaths = 0;
+        }
         match resp {
             Response::Ready => (None, Action::None),
             Response::Progress { id, stage, done } => {
-                if !self.is_latest(id) || self.quiet.contains(&id) {
+                if !self.is_latest(id) || self.quiet.contains(&id) || self.failed.contains(&id) {
                     return (None, Action::None);
                 }
                 let done = match self.splits.get_mut(&id) {
@@ -274,6 +291,7 @@ impl<P: Clone> Requests<P> {
                         summary,
                         notes,
                         upload,
+                        computing: self.latest_compute > id,
                     }),
                     Action::None,
                 )
@@ -394,6 +412,14 @@ impl<P: Clone> Requests<P> {
         // Requests that were in flight: their answers (should any arrive) are stale.
         self.forget_in_flight();
         let restore = self.restarted();
+        self.deaths += 1;
+        if self.deaths >= MAX_DEATHS {
+            let message = format!(
+                "The worker stopped {} times in a row ({detail}), so it is not started again. Reload the page; if this persists, the browser may be blocking WebAssembly or web workers, or be short of memory.",
+                self.deaths
+            );
+            return (Answer::Failed { message }, Action::None);
+        }
         let message = format!("The worker stopped{during} ({detail}). {hint}");
         let answer = match loading {
             Some(l) if l.upload => Answer::UploadFailed { message },

@@ -39,7 +39,7 @@ pub fn DataCard() -> impl IntoView {
             .get()
             .filter(|_| st.dataset.get() == UPLOADED)
         {
-            v.push(view! { <option value=UPLOADED.to_string() selected=true>{format!("uploaded: {name}")}</option> });
+            v.push(view! { <option value=UPLOADED.to_string() selected=true>{format!("uploaded: {}", crate::state::isolate(&name))}</option> });
         }
         v
     };
@@ -49,7 +49,7 @@ pub fn DataCard() -> impl IntoView {
         Some(view! {
             <dl class="stats" id="stats">
                 <dt>"items"</dt><dd>{s.items}</dd>
-                <dt>"classes"</dt><dd>{s.classes.join(", ")}</dd>
+                <dt>"classes"</dt><dd id="classes">{s.classes.iter().enumerate().map(|(i, c)| view! { {(i > 0).then_some(", ")}<bdi>{c.clone()}</bdi> }).collect_view()}</dd>
                 <dt>"votes per item"</dt><dd>{format!("{} / {} / {} (min / median / max)", s.votes_min, s.votes_median, s.votes_max)}</dd>
                 <dt>"mean entropy"</dt><dd>{format!("{:.3} bits", s.mean_entropy_bits)}</dd>
                 <dt>"annotators"</dt><dd>{match s.annotators {

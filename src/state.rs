@@ -36,6 +36,13 @@ pub enum Status {
     Failed(String),
 }
 
+/// A user's string (file name, class, id) inside text that has no markup (an `<option>`, a
+/// caption): wrapped in Unicode's first-strong isolate and pop-directional isolate, so right-to-left
+/// or override characters in it cannot reorder the text around it (in markup, `<bdi>` does this).
+pub fn isolate(s: &str) -> String {
+    format!("\u{2068}{s}\u{2069}")
+}
+
 /// Milliseconds since the epoch (the page's clock, for time estimates).
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
@@ -192,11 +199,13 @@ impl St {
             _ => return,
         };
         bridge::cancel();
+        let shown = self.curves.with_untracked(|c| c.is_some());
         self.status.set(Status::Stopped(if stage == "parse" {
             "Stopped: the file was not loaded; the dataset before it is still shown.".into()
+        } else if shown {
+            "Stopped: the curves shown are from before the last change.".into()
         } else {
-            "Stopped: the curves shown are from before the last change; change a setting to compute again."
-                .into()
+            "Stopped before the curves were computed.".into()
         }));
     }
 
@@ -238,17 +247,24 @@ impl St {
                 summary,
                 notes,
                 upload,
+                computing,
             } => {
                 if upload {
                     self.dataset.set(UPLOADED.into());
                     self.texts.set(None);
                     self.upload_error.set(None);
                 }
+                // The curves and per-item draws shown were the previous data's.
                 self.curves.set(None);
+                self.items.set(None);
                 self.summary.set(Some(summary));
                 self.set_n(self.n.get_untracked());
                 self.notes.set(notes);
-                self.compute();
+                if computing {
+                    self.busy("compute", 0.0);
+                } else {
+                    self.compute();
+                }
             }
             Answer::Curves { curves, ms } => {
                 self.curves.set(Some(Arc::new(curves)));

@@ -61,7 +61,7 @@ pub fn Upload() -> impl IntoView {
                 ". The file stays in this tab. Up to " {format!("{:.0}", limits::MAX_FILE_BYTES / 1e6)} " MB and "
                 {annosat_core::import::thousands(limits::MAX_ITEMS)} " items; larger files: the annosat CLI."
             </p>
-            {move || st.upload_error.get().map(|e| view! { <p class="error" id="upload-error" role="alert">{e}</p> })}
+            {move || st.upload_error.get().map(|e| view! { <p class="error" id="upload-error" role="alert"><bdi>{e}</bdi></p> })}
         </div>
     }
 }

@@ -167,6 +167,13 @@ fn a_bad_upload_is_said_once_and_the_good_dataset_goes_back() {
         })
     );
     assert_eq!(action, Action::Reload(good.clone()));
+    // The other worker is still reading the file: its progress is not shown any more.
+    let late = Response::Progress {
+        id: bad.id,
+        stage: "parse".into(),
+        done: 0.5,
+    };
+    assert_eq!(r.receive(1, late).0, None);
     assert_eq!(r.receive(1, error(bad.id, "line 3: not a count")).0, None);
     assert_eq!(r.good(), Some(&good), "the failed upload never became good");
     // The reload is quiet: the page still shows the good dataset and is not told again.
@@ -295,4 +302,49 @@ fn cancel_forgets_the_work_in_flight_and_restores_the_good_dataset() {
     let (id, _) = r.compute(50);
     r.cancel();
     assert_eq!(r.receive(0, error(id, "late")).0, None);
+}
+
+#[test]
+fn a_computation_asked_for_while_loading_runs_on_the_new_data_and_is_not_asked_again() {
+    let mut r = Requests::new(2);
+    load_ok(&mut r, "a");
+    let (_, _) = r.compute(50);
+    // The user picks another dataset (workers replaced), then changes the seed while it loads.
+    r.restarted();
+    let b = r.load(Format::Bundle, "b", false);
+    let replay = r.restarted().expect("the load in flight is replayed");
+    assert_eq!(replay, b);
+    r.reload(&replay);
+    r.compute(50);
+    r.receive(0, loaded(b.id));
+    match r.receive(1, loaded(b.id)).0 {
+        Some(Answer::Loaded { computing, .. }) => assert!(computing),
+        other => panic!("{other:?}"),
+    }
+    // Once shown, the dataset is restored quietly after another restart.
+    let again = r.restarted().unwrap();
+    r.reload(&again);
+    assert_eq!(r.receive(0, loaded(b.id)).0, None);
+    assert_eq!(r.receive(1, loaded(b.id)).0, None);
+}
+
+#[test]
+fn a_worker_that_keeps_dying_is_not_restarted_forever() {
+    let mut r: Requests<&str> = Requests::new(1);
+    for _ in 1..MAX_DEATHS {
+        assert_eq!(r.worker_died("no wasm").1, Action::Respawn(None));
+    }
+    match r.worker_died("no wasm") {
+        (Answer::Failed { message }, Action::None) => {
+            assert!(message.contains("Reload the page"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // An answer in between resets the count.
+    let mut r: Requests<&str> = Requests::new(1);
+    for _ in 0..2 * MAX_DEATHS {
+        r.worker_died("trap");
+        load_ok(&mut r, "d");
+    }
+    assert!(matches!(r.worker_died("trap").1, Action::Respawn(Some(_))));
 }

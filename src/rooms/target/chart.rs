@@ -178,8 +178,14 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         let geom = geom.clone();
         Effect::new(move |_| {
             let (n, logx, s) = (st.n.get(), st.logx.get(), sat.get());
-            let Some(c) = st.curves.get() else { return };
-            let (Some(el), Some(s)) = (canvas.get(), s) else {
+            let Some(el) = canvas.get() else { return };
+            // No curves for the data shown (new data, a computation stopped or failed): the panel
+            // says so instead of keeping the last dataset's drawing.
+            let (Some(c), Some(s)) = (st.curves.get(), s) else {
+                if let Some(backend) = CanvasBackend::with_canvas_object(el) {
+                    let _ =
+                        plot::empty(&backend.into_drawing_area(), "no curves for this data yet");
+                }
                 return;
             };
             let Some(backend) = CanvasBackend::with_canvas_object(el) else {

@@ -78,7 +78,12 @@ pub fn ItemsView() -> impl IntoView {
     let st = expect_context::<St>();
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
-        let Some(v) = st.items.get() else { return };
+        let Some(v) = st.items.get() else {
+            if let Some(backend) = canvas.get().and_then(CanvasBackend::with_canvas_object) {
+                let _ = crate::plot::empty(&backend.into_drawing_area(), "no per-item draws yet");
+            }
+            return;
+        };
         if let Some(el) = canvas.get() {
             if let Err(e) = draw_scatter(el, &v) {
                 leptos::logging::error!("scatter: {e}");
@@ -114,7 +119,7 @@ pub fn ItemsView() -> impl IntoView {
                 view! {
                     <tr>
                         <td class="id" title=r.item.clone()><bdi>{id}</bdi></td>
-                        {has_text.then(|| view! { <td class="text" title=full.clone()>{text.clone()}</td> })}
+                        {has_text.then(|| view! { <td class="text" title=full.clone()><bdi>{text.clone()}</bdi></td> })}
                         <td>{counts(&r.counts_n)}</td>
                         <td>{counts(&r.reference)}</td>
                         <td>{format!("{:.3}", r.h_n)}</td>
@@ -125,7 +130,7 @@ pub fn ItemsView() -> impl IntoView {
             .collect_view();
         Some(view! {
             <table class="movers" id="movers">
-                <caption>{format!("Items whose entropy moves most at N={n} (counts as {classes})")}</caption>
+                <caption>{format!("Items whose entropy moves most at N={n} (counts as {})", crate::state::isolate(&classes))}</caption>
                 <thead><tr><th>"item"</th>{has_text.then(|| view! { <th>"text"</th> })}<th>"N votes"</th><th>"all votes"</th><th>"H(p_N)"</th><th>"H(p_full)"</th></tr></thead>
                 <tbody>{body}</tbody>
             </table>

@@ -45,7 +45,8 @@ fn time_left(done: f64, since: f64) -> String {
 #[component]
 fn StatusLine() -> impl IntoView {
     let st = expect_context::<St>();
-    move || match st.status.get() {
+    move || {
+        match st.status.get() {
         Status::Idle => {
             let items = st
                 .curves
@@ -80,13 +81,17 @@ fn StatusLine() -> impl IntoView {
             }
             .into_any()
         }
-        Status::Stopped(text) => {
-            view! { <p class="status" id="status" data-state="stopped">{text}</p> }.into_any()
+        Status::Stopped(text) => view! {
+            <p class="status" id="status" data-state="stopped">{text} " "
+                <button id="compute-again" class="link" on:click=move |_| st.compute()>"Compute again"</button>
+            </p>
         }
+        .into_any(),
         Status::Failed(e) => {
-            view! { <p class="error" id="status" data-state="error" role="alert">{e}</p> }
+            view! { <p class="error" id="status" data-state="error" role="alert"><bdi>{e}</bdi></p> }
                 .into_any()
         }
+    }
     }
 }
 
@@ -154,13 +159,14 @@ fn Readouts() -> impl IntoView {
             Some(p) if p.lo.is_some() => {
                 format!("95% of repeats in [{}, {}]", fmt(p.lo), fmt(p.hi))
             }
-            _ => "undefined: every subsampled entropy is 0 at N = 1".to_string(),
+            Some(_) => "undefined: every subsampled entropy is 0 at N = 1".to_string(),
+            None => "no curves for this data yet".to_string(),
         };
         view! {
             <button class="readout" class:selected=move || st.metric.get() == m data-metric=m.name() data-value=raw
                 on:click=move |_| st.metric.set(m) title=title(m)>
                 <span class="metric">{m.name()}</span>
-                <span class="value">{move || fmt(point().and_then(|p| p.mean))}</span>
+                <span class="value">{move || if point().is_some() { fmt(point().and_then(|p| p.mean)) } else { "—".into() }}</span>
                 <span class="ci">{ci}</span>
             </button>
         }
