@@ -33,7 +33,7 @@ if $merge; then
   for t in "${targets[@]}"; do
     mkdir -p "$fuzz_dir/corpus/$t"
     cargo fuzz run --fuzz-dir "$fuzz_dir" -s none -O --debug-assertions "$t" "$fuzz_dir/corpus/$t" \
-      "$corpus_root/$t" -- -merge=1 -max_len=65536 -timeout=10 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new' || true
+      "$corpus_root/$t" -- -set_cover_merge=1 -max_len=4096 -timeout=10 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new' || true
     echo "corpus $t: $(ls "$fuzz_dir/corpus/$t" | wc -l) inputs, $(du -sh "$fuzz_dir/corpus/$t" | cut -f1)"
   done
   exit 0

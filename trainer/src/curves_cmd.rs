@@ -1,6 +1,6 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
-use annosat_core::curves::{compute, CurveConfig, Curves, Metric, Reference};
+use annosat_core::curves::{compute_with_progress, CurveConfig, Curves, Metric, Reference};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
@@ -72,7 +72,10 @@ pub fn run(a: Args) -> Result<()> {
         alpha: a.alpha,
         reference,
     };
-    let curves = compute(&table, &cfg)?;
+    // A bar on the terminal (stderr; hidden when it is not one): a 200 MB file takes minutes.
+    let bar = crate::util::progress(cfg.repeats as u64, "repeats");
+    let curves = compute_with_progress(&table, &cfg, &mut |done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
     let dropped: Vec<u32> =
         a.n.iter()
             .copied()

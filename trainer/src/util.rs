@@ -1,7 +1,6 @@
 //! Small shared helpers: reading vote files, atomic writes, default locations, progress bars.
 
 use anyhow::{Context, Result};
-#[cfg(feature = "models")]
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 #[cfg(feature = "models")]
@@ -50,7 +49,6 @@ pub fn dataset_name(dir: &Path) -> String {
         .unwrap_or_else(|| "dataset".into())
 }
 
-#[cfg(feature = "models")]
 /// A progress bar on stderr (hidden when stderr is not a terminal, so logs stay clean).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# bench-large.sh - the CLI on a big vote file: wall time and peak memory of `annosat curves` (every
+# N from 1 to 100, 50 repeats) on a generated wide file (scripts/make-big-votes.py).
+#   scripts/bench-large.sh [ITEMS]      default 9,800,000 items (about 212 MB)
+# Needs the CLI built (cargo build --profile native -p annosat-trainer) and GNU time.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/env.sh"
+items=${1:-9800000}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+python3 "$root/scripts/make-big-votes.py" "$items" "$dir/votes.csv"
+size=$(stat -c %s "$dir/votes.csv")
+/usr/bin/time -f '%e %M' -o "$dir/time" "$CARGO_TARGET_DIR/native/annosat" curves --votes "$dir/votes.csv" >"$dir/curves.csv"
+read -r secs kb <"$dir/time"
+echo "annosat curves on $items items ($((size / 1000000)) MB): ${secs} s, peak memory $((kb / 1024)) MiB;" \
+  "$(($(wc -l <"$dir/curves.csv") - 1)) curve rows written"
