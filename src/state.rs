@@ -62,7 +62,10 @@ pub struct ItemsView {
 pub struct St {
     pub index: RwSignal<Vec<IndexEntry>>,
     pub dataset: RwSignal<String>,
+    /// The name of the uploaded file shown (set once it has loaded, so a refused file never
+    /// names the data on screen), and of the one being read.
     pub upload_name: RwSignal<Option<String>>,
+    pub reading_name: RwSignal<Option<String>>,
     pub upload_error: RwSignal<Option<String>>,
     pub summary: RwSignal<Option<Summary>>,
     pub notes: RwSignal<Vec<String>>,
@@ -117,6 +120,7 @@ impl St {
             index: RwSignal::new(Vec::new()),
             dataset: RwSignal::new(DEFAULT_DATASET.into()),
             upload_name: RwSignal::new(None),
+            reading_name: RwSignal::new(None),
             upload_error: RwSignal::new(None),
             summary: RwSignal::new(None),
             notes: RwSignal::new(Vec::new()),
@@ -250,6 +254,7 @@ impl St {
                 computing,
             } => {
                 if upload {
+                    self.upload_name.set(self.reading_name.get_untracked());
                     self.dataset.set(UPLOADED.into());
                     self.texts.set(None);
                     self.upload_error.set(None);

@@ -14,7 +14,7 @@ fn take_file(st: St, file: web_sys::File) {
         st.upload_error.set(Some(e));
         return;
     }
-    st.upload_name.set(Some(file.name()));
+    st.reading_name.set(Some(file.name()));
     st.upload_error.set(None);
     st.load(Format::Csv, file.into(), true);
 }

@@ -83,6 +83,8 @@ test('HTML and script in ids, class names and the file name are shown as text an
   await page.locator('#upload-error').waitFor();
   assert.match(await page.locator('#upload-error').textContent(), /count '<img src=y onerror="window.__pwned=7">' is not a whole number/);
   assert.equal(await page.locator('#upload-error img, #upload-error-banner img').count(), 0);
+  // The refused file does not rename the data on screen.
+  assert.match(await page.locator('#dataset option[value="uploaded"]').textContent(), /__pwned=6/);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.screenshot({ path: path.join(shots, 'safety-payloads.png'), fullPage: true });
