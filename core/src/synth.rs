@@ -275,10 +275,9 @@ mod tests {
         let mut worst: f64 = 0.0;
         for i in 0..400 {
             let d = s.table.distribution(i);
-            for j in 0..3 {
-                let p = s.truth[i * 3 + j];
+            for (&share, &p) in d.iter().zip(&s.truth[i * 3..i * 3 + 3]) {
                 let se = (p * (1.0 - p) / 200.0).sqrt().max(1e-3);
-                worst = worst.max((d[j] - p).abs() / se);
+                worst = worst.max((share - p).abs() / se);
             }
         }
         assert!(worst < 5.5, "largest deviation {worst} standard errors");
