@@ -1,6 +1,8 @@
 //! The plotting frame both rooms' charts share (target-side curves and model-side arms): white
 //! background, caption, axes with N on x (linear or log, integer ticks only), the shaded band
-//! between two lines and the red marker at the slider's N. Each chart adds only its own series.
+//! between two lines, the red marker at the slider's N (drawn into exports; on the page an element
+//! placed by [`Geom::marker_style`], so moving N redraws no chart) and an empty panel. Each chart adds
+//! only its own series.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -99,6 +101,61 @@ pub fn frame<'a, DB: DrawingBackend + 'a>(
     }
     mesh.draw().map_err(err)?;
     Ok(chart)
+}
+
+/// Where the plotting area sits in pixels and how x maps to N (for the hover tooltip and the N
+/// marker laid over the canvas).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geom {
+    pub x0: i32,
+    pub x1: i32,
+    pub y0: i32,
+    pub y1: i32,
+    pub lo: f64,
+    pub hi: f64,
+    pub logx: bool,
+}
+
+impl Geom {
+    /// The plotting area of a chart drawn on axis `x`.
+    pub fn of<DB: DrawingBackend>(chart: &Chart<'_, DB>, x: XAxis) -> Geom {
+        let (px, py) = chart.plotting_area().get_pixel_range();
+        let (lo, hi) = x.range();
+        Geom {
+            x0: px.start,
+            x1: px.end,
+            y0: py.start,
+            y1: py.end,
+            lo,
+            hi,
+            logx: x.logx,
+        }
+    }
+
+    /// CSS placing the N marker over a canvas of `size` pixels, in percent (CSS scales canvases).
+    pub fn marker_style(&self, n: u32, (w, h): (u32, u32)) -> String {
+        let left = self.px_of(n as f64) / w as f64 * 100.0;
+        let top = self.y0 as f64 / h as f64 * 100.0;
+        let height = (self.y1 - self.y0) as f64 / h as f64 * 100.0;
+        format!("left:{left:.3}%;top:{top:.3}%;height:{height:.3}%")
+    }
+
+    /// The canvas pixel of annotator count `n` (inverse of [`Geom::n_at`]).
+    pub fn px_of(&self, n: f64) -> f64 {
+        let v = if self.logx { n.log10() } else { n };
+        let t = (v - self.lo) / (self.hi - self.lo).max(1e-12);
+        self.x0 as f64 + t * (self.x1 - self.x0) as f64
+    }
+
+    pub fn n_at(&self, px: f64) -> f64 {
+        let t = ((px - self.x0 as f64) / (self.x1 - self.x0).max(1) as f64).clamp(0.0, 1.0);
+        let v = self.lo + t * (self.hi - self.lo);
+        if self.logx {
+            10f64.powf(v)
+        } else {
+            v
+        }
+    }
 }
 
 /// A shaded band between `lower` and `upper` over the same N points.

@@ -124,6 +124,14 @@ test('all four panels are drawn, and hovering shows the values', async () => {
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   assert.match(await page.locator('.tooltip').textContent(), /^N=\d+: \d\.\d{4} \(95%: /);
   assert.ok(await page.locator('#movers tbody tr').count() > 0);
+  // The red N marker is laid over each canvas at N: hovering where it stands reads that N.
+  await page.fill('#n-number', '50');
+  await page.press('#n-number', 'Enter');
+  const marker = await page.locator('figure[data-metric="kl"] .n-marker').boundingBox();
+  assert.ok(marker.height > box.height / 2, `marker ${marker.height}px high`);
+  await page.mouse.move(marker.x + marker.width / 2, box.y + box.height / 2);
+  assert.match(await page.locator('.tooltip').textContent(), /^N=50: /);
+  assert.equal(await page.locator('.n-marker').count(), 4);
 });
 
 test('switching datasets while one is computing shows the last one picked', async () => {

@@ -3,7 +3,7 @@
 //! at the slider's N; the constant and kNN baselines as dashed lines; runs trained in this tab
 //! (train.rs) as hollow diamonds.
 
-use crate::plot::{self, Look, XAxis};
+use crate::plot::{self, Geom, Look, XAxis};
 use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -53,6 +53,8 @@ const LOOK: Look = Look {
     y_decimals: 3,
 };
 
+/// Draws one panel, with the N marker when `n` is given (on the page it is an element over the
+/// canvas instead); returns where the plotting area is.
 #[allow(clippy::too_many_arguments)]
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -60,10 +62,10 @@ pub fn draw<DB: DrawingBackend>(
     metric: ModelMetric,
     arms: &[String],
     here: &[(String, u32, f64)],
-    n: u32,
+    n: Option<u32>,
     x: f64,
     logx: bool,
-) -> Result<(), String> {
+) -> Result<Geom, String> {
     let curves: Vec<_> = arms.iter().map(|a| (a, m.curve(a, metric))).collect();
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for (_, c) in &curves {
@@ -127,7 +129,10 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(plot::err)?;
     }
-    plot::n_marker(&mut chart, axis, n, (lo, hi))?;
+    if let Some(n) = n {
+        plot::n_marker(&mut chart, axis, n, (lo, hi))?;
+    }
+    let g = Geom::of(&chart, axis);
     root.present().map_err(plot::err)?;
-    Ok(())
+    Ok(g)
 }

@@ -297,27 +297,35 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     let canvas = NodeRef::<html::Canvas>::new();
     let m2 = m.clone();
     let path2 = path.clone();
+    let geom = RwSignal::new(None::<crate::plot::Geom>);
+    // Redrawn when arms, x, the axis or runs trained here change; N moves the marker element only.
     Effect::new(move |_| {
-        let (n, logx, x) = (st.n.get(), st.logx.get(), st.x.get() as f64 / 100.0);
+        let (logx, x) = (st.logx.get(), st.x.get() as f64 / 100.0);
         let arms = ms.visible.get();
         let here = ts.points(&path, metric);
         let Some(el) = canvas.get() else { return };
         let Some(backend) = CanvasBackend::with_canvas_object(el) else {
             return;
         };
-        if let Err(e) = chart::draw(
+        match chart::draw(
             &backend.into_drawing_area(),
             &m2,
             metric,
             &arms,
             &here,
-            n,
+            None,
             x,
             logx,
         ) {
-            leptos::logging::error!("model chart {}: {e}", metric.key());
+            Ok(g) => geom.set(Some(g)),
+            Err(e) => leptos::logging::error!("model chart {}: {e}", metric.key()),
         }
     });
+    let marker = move || {
+        geom.get().map(|g| {
+            view! { <div class="n-marker" style=g.marker_style(st.n.get(), (chart::W, chart::H))></div> }
+        })
+    };
     let here_note = move || {
         ts.done.with(|d| match d {
             Some(t) if t.export == path2 => Some(view! {
@@ -339,7 +347,10 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     };
     view! {
         <figure class="chart" data-model-metric=metric.key()>
-            <canvas node_ref=canvas width=chart::W.to_string() height=chart::H.to_string() aria-label=metric.label()></canvas>
+            <div class="chart-wrap">
+                <canvas node_ref=canvas width=chart::W.to_string() height=chart::H.to_string() aria-label=metric.label()></canvas>
+                {marker}
+            </div>
             <figcaption class="caps">
                 {move || if metric.compared() {
                     view! { {format!("{}% by: ", st.x.get())}{caption.clone()} }.into_any()

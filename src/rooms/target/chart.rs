@@ -3,7 +3,7 @@
 //! canvas and the SVG export.
 
 use crate::export;
-use crate::plot::{self, Look, XAxis};
+use crate::plot::{self, Geom, Look, XAxis};
 use crate::state::St;
 use annosat_core::curves::{Curves, Metric, Saturation};
 use leptos::html;
@@ -12,7 +12,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
-use std::sync::{Arc, Mutex};
 
 pub const W: u32 = 640;
 pub const H: u32 = 340;
@@ -35,28 +34,6 @@ fn y_desc(m: Metric) -> &'static str {
     }
 }
 
-/// Where the plotting area sits in pixels and how x maps to N (for the hover tooltip).
-#[derive(Clone, Copy, Debug)]
-pub struct Geom {
-    pub x0: i32,
-    pub x1: i32,
-    pub lo: f64,
-    pub hi: f64,
-    pub logx: bool,
-}
-
-impl Geom {
-    pub fn n_at(&self, px: f64) -> f64 {
-        let t = ((px - self.x0 as f64) / (self.x1 - self.x0).max(1) as f64).clamp(0.0, 1.0);
-        let v = self.lo + t * (self.hi - self.lo);
-        if self.logx {
-            10f64.powf(v)
-        } else {
-            v
-        }
-    }
-}
-
 /// The big target-side panels.
 const LOOK: Look = Look {
     caption_px: 16,
@@ -67,12 +44,13 @@ const LOOK: Look = Look {
     y_decimals: 2,
 };
 
-/// Draws one panel; errors are plotters' (a canvas without a context, say).
+/// Draws one panel, with the red N marker when `n` is given (exports; on the page the marker is an
+/// element over the canvas, so dragging N redraws nothing); errors are plotters'.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &Curves,
     m: Metric,
-    n: u32,
+    n: Option<u32>,
     sat: Saturation,
     logx: bool,
 ) -> Result<Geom, String> {
@@ -145,16 +123,12 @@ pub fn draw<DB: DrawingBackend>(
             )))
             .map_err(plot::err)?;
     }
-    plot::n_marker(&mut chart, x, n, (lo, hi))?;
-    let (px, _) = chart.plotting_area().get_pixel_range();
+    if let Some(n) = n {
+        plot::n_marker(&mut chart, x, n, (lo, hi))?;
+    }
+    let g = Geom::of(&chart, x);
     root.present().map_err(plot::err)?;
-    Ok(Geom {
-        x0: px.start,
-        x1: px.end,
-        lo: xa,
-        hi: xb,
-        logx,
-    })
+    Ok(g)
 }
 
 fn fmt(v: Option<f64>) -> String {
@@ -166,7 +140,7 @@ fn fmt(v: Option<f64>) -> String {
 pub fn CurveChart(metric: Metric) -> impl IntoView {
     let st = expect_context::<St>();
     let canvas = NodeRef::<html::Canvas>::new();
-    let geom: Arc<Mutex<Option<Geom>>> = Arc::new(Mutex::new(None));
+    let geom = RwSignal::new(None::<Geom>);
     let (tip, set_tip) = signal(None::<(f64, String)>);
     // Depends on x and the curves only, so dragging N does not recompute it for every redraw.
     let sat = Memo::new(move |_| {
@@ -174,14 +148,16 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         st.curves
             .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
     });
+    // The panel is drawn when the curves, x or the axis change — not when N moves: the N marker is
+    // an element laid over the canvas (a slider step then costs no drawing at all).
     {
-        let geom = geom.clone();
         Effect::new(move |_| {
-            let (n, logx, s) = (st.n.get(), st.logx.get(), sat.get());
+            let (logx, s) = (st.logx.get(), sat.get());
             let Some(el) = canvas.get() else { return };
             // No curves for the data shown (new data, a computation stopped or failed): the panel
             // says so instead of keeping the last dataset's drawing.
             let (Some(c), Some(s)) = (st.curves.get(), s) else {
+                geom.set(None);
                 if let Some(backend) = CanvasBackend::with_canvas_object(el) {
                     let _ =
                         plot::empty(&backend.into_drawing_area(), "no curves for this data yet");
@@ -191,17 +167,22 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             let Some(backend) = CanvasBackend::with_canvas_object(el) else {
                 return;
             };
-            match draw(&backend.into_drawing_area(), &c, metric, n, s, logx) {
-                Ok(g) => *geom.lock().unwrap() = Some(g),
+            match draw(&backend.into_drawing_area(), &c, metric, None, s, logx) {
+                Ok(g) => geom.set(Some(g)),
                 Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
             }
         });
     }
+    // The red N marker over the canvas, placed in percent of the canvas (which CSS scales).
+    let marker = move || {
+        geom.get().map(|g| {
+            view! { <div class="n-marker" style=g.marker_style(st.n.get(), (W, H))></div> }
+        })
+    };
     let on_move = {
-        let geom = geom.clone();
         move |ev: web_sys::MouseEvent| {
             let Some(el) = canvas.get() else { return };
-            let Some(g) = *geom.lock().unwrap() else {
+            let Some(g) = geom.get_untracked() else {
                 return;
             };
             let scale = el.width() as f64 / el.client_width().max(1) as f64;
@@ -222,19 +203,30 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             set_tip.set(Some((ev.offset_x() as f64, text)));
         }
     };
+    // The PNG has the N marker drawn in: drawn once with it, saved, drawn again without.
     let export_png = move |_| {
-        if let Some(el) = canvas.get() {
-            if let Ok(url) = el.to_data_url() {
-                export::download_url(
-                    &url,
-                    &format!(
-                        "annosat-{}-{}.png",
-                        st.dataset.get_untracked(),
-                        metric.name()
-                    ),
-                );
-            }
+        let (Some(el), Some(c), Some(s)) =
+            (canvas.get(), st.curves.get_untracked(), sat.get_untracked())
+        else {
+            return;
+        };
+        let logx = st.logx.get_untracked();
+        let redraw = |n: Option<u32>| {
+            CanvasBackend::with_canvas_object(el.clone())
+                .map(|b| draw(&b.into_drawing_area(), &c, metric, n, s, logx))
+        };
+        redraw(Some(st.n.get_untracked()));
+        if let Ok(url) = el.to_data_url() {
+            export::download_url(
+                &url,
+                &format!(
+                    "annosat-{}-{}.png",
+                    st.dataset.get_untracked(),
+                    metric.name()
+                ),
+            );
         }
+        redraw(None);
     };
     let export_svg = move |_| {
         let (Some(c), Some(s)) = (st.curves.get_untracked(), sat.get_untracked()) else {
@@ -247,7 +239,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 &root,
                 &c,
                 metric,
-                st.n.get_untracked(),
+                Some(st.n.get_untracked()),
                 s,
                 st.logx.get_untracked(),
             );
@@ -276,6 +268,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                     on:mouseleave=move |_| set_tip.set(None)
                     on:click=move |_| st.metric.set(metric)
                 ></canvas>
+                {marker}
                 {move || tip.get().map(|(x, t)| view! { <div class="tooltip" style=format!("left:{x:.0}px")>{t}</div> })}
             </div>
             <figcaption>
