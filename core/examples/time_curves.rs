@@ -1,4 +1,6 @@
-//! Times one curve computation: `cargo run --release --example time_curves -- VOTES.csv [repeats]`.
+//! Times one curve computation on one thread:
+//! `cargo run --release --example time_curves -- VOTES.csv [repeats] [CURVES_OUT.csv]` (the CSV is
+//! what `annosat curves` prints; scripts/bench.sh checks the numpy timing's means against it).
 use annosat_core::curves::{compute, CurveConfig};
 use annosat_core::{parse_votes, ImportOptions};
 
@@ -6,6 +8,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: time_curves VOTES.csv [repeats]");
     let repeats = args.next().map(|r| r.parse().unwrap()).unwrap_or(50);
+    let out = args.next();
     let (table, _) =
         parse_votes(&std::fs::read(&path).unwrap(), &ImportOptions::default()).unwrap();
     let cfg = CurveConfig {
@@ -17,6 +20,9 @@ fn main() {
         let t = std::time::Instant::now();
         let c = compute(&table, &cfg).unwrap();
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        if let Some(out) = &out {
+            std::fs::write(out, c.to_csv()).unwrap();
+        }
         std::hint::black_box(c);
     }
     println!(
