@@ -69,10 +69,19 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
 
   const page = await openApp(ctx, server.url);
   await toOwn(page, file('snli60.csv', wide));
+  // One bar across the stages, with the stage's detail and time left. Every text the status takes
+  // is recorded (a short stage can pass between two polls of a waiting locator).
+  await page.evaluate(() => {
+    window.__stages = [];
+    new MutationObserver(() => {
+      const t = document.querySelector('#own-status')?.textContent;
+      if (t && window.__stages.at(-1) !== t) window.__stages.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.click('#own-train');
-  // One bar across the stages, with the stage's detail and time left.
-  await page.locator('#own-status', { hasText: /embedding: \d+ of \d+ texts|downloading the encoder/ }).waitFor({ timeout: 120_000 });
   await page.locator('#own-status', { hasText: /training \d+ heads: epoch \d+ of at most 60/ }).waitFor({ timeout: 300_000 });
+  const early = await page.evaluate(() => window.__stages);
+  assert.ok(early.some((t) => /embedding: \d+ of \d+ texts|downloading the encoder/.test(t)), early.join(' | '));
   assert.ok(Number(await page.locator('#own-progress').getAttribute('value')) > 0.5, 'the bar has passed download and embedding');
   await page.screenshot({ path: path.join(shots, 'own-progress.png') });
   await page.locator('#own-summary').waitFor({ timeout: 600_000 });
