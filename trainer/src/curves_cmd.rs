@@ -141,11 +141,19 @@ fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
         .filter(|(_, &i)| i < all)
         .map(|(n, i)| format!("N={n}: {}", all - i))
         .collect();
+    // Long lists (ragged data over a long grid) keep their ends: the JSON output has every N.
+    let listed = if short.len() > 8 {
+        format!(
+            "{}, … {} more …, {}",
+            short[..3].join(", "),
+            short.len() - 6,
+            short[short.len() - 3..].join(", ")
+        )
+    } else {
+        short.join(", ")
+    };
     if !short.is_empty() {
-        eprintln!(
-            "note: items with fewer than N votes are left out at that N ({})",
-            short.join(", ")
-        );
+        eprintln!("note: items with fewer than N votes are left out at that N ({listed}; --format json lists items per N)");
     }
 }
 
