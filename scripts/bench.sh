@@ -3,6 +3,7 @@
 # wasm worker in headless Chromium in one run, printing the ratio, and what one step of the N slider
 # costs on the page's main thread. Installs what is missing first.
 #   scripts/bench.sh [dataset]      (default chaosnli_snli)
+#   scripts/bench.sh --scale [ITEMS…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,6 +13,13 @@ export ANNOSAT_DATA
 cargo build -q --release --locked -p annosat-core --example time_curves
 export ANNOSAT_TIME_CURVES="$CARGO_TARGET_DIR/release/examples/time_curves"
 trunk build --release >/dev/null
+# --scale [ITEMS…]: curve time against data size instead (votes/s natively and in the app, on
+# generated wide files; default 10000 100000 1000000 items).
+if [ "${1:-}" = --scale ]; then
+  shift
+  [ $# -gt 0 ] || set -- 10000 100000 1000000
+  exec node tests/browser/bench-scale.mjs "$@"
+fi
 node tests/browser/bench.mjs "${1:-chaosnli_snli}" 3
 # Native one thread against a vectorised numpy version of the same work (goal ≥ 200×), in one run.
 votes="$ANNOSAT_DATA/${1:-chaosnli_snli}/votes.csv"

@@ -176,8 +176,26 @@ pub fn band<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Ends a chart: the N marker when `n` is given (exports), the drawing presented, and where the
+/// plotting area is (for the tooltip and the marker element on the page).
+pub fn finish<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    mut chart: Chart<'_, DB>,
+    x: XAxis,
+    n: Option<u32>,
+    y: (f64, f64),
+) -> Result<Geom, String> {
+    if let Some(n) = n {
+        n_marker(&mut chart, x, n, y)?;
+    }
+    let g = Geom::of(&chart, x);
+    drop(chart);
+    root.present().map_err(err)?;
+    Ok(g)
+}
+
 /// The red vertical line at the slider's N.
-pub fn n_marker<DB: DrawingBackend>(
+fn n_marker<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     x: XAxis,
     n: u32,

@@ -1,7 +1,7 @@
 // Benchmark (not a test): how curve time grows with the data, natively on one thread and in the
 // app's workers (headless Chromium), on generated wide files (scripts/make-big-votes.py) of each
 // size given; prints votes per second for each. Files past the app's limits are timed natively only.
-//   node tests/browser/bench-scale.mjs 10000 100000 1000000      (scripts/bench-scale.sh)
+//   node tests/browser/bench-scale.mjs 10000 100000 1000000      (scripts/bench.sh --scale)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

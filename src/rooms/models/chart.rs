@@ -129,10 +129,5 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(plot::err)?;
     }
-    if let Some(n) = n {
-        plot::n_marker(&mut chart, axis, n, (lo, hi))?;
-    }
-    let g = Geom::of(&chart, axis);
-    root.present().map_err(plot::err)?;
-    Ok(g)
+    plot::finish(root, chart, axis, n, (lo, hi))
 }

@@ -43,10 +43,8 @@ fn spawn(ts: TrainSt) -> Result<Handle, String> {
     });
     // A worker whose wasm fails to load or traps says so here, not by silence.
     let onerror = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        let msg = js_sys::Reflect::get(&ev, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "unknown error".into());
+        ev.prevent_default();
+        let msg = crate::bridge::error_text(&ev);
         cancel();
         ts.phase
             .set(Phase::Failed(format!("the model worker stopped: {msg}")));

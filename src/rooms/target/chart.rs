@@ -123,12 +123,7 @@ pub fn draw<DB: DrawingBackend>(
             )))
             .map_err(plot::err)?;
     }
-    if let Some(n) = n {
-        plot::n_marker(&mut chart, x, n, (lo, hi))?;
-    }
-    let g = Geom::of(&chart, x);
-    root.present().map_err(plot::err)?;
-    Ok(g)
+    plot::finish(root, chart, x, n, (lo, hi))
 }
 
 fn fmt(v: Option<f64>) -> String {
