@@ -7,14 +7,22 @@
 //!   JS = ½ ln(4NM) + S_c / 2N + S_f / 2M − Σ_k G[x_k] / 2NM, and exactly 0 when c M = f N;
 //! - KL(q ‖ p̃), p̃ = (c + α)/(N + Kα):  KL = −H(q) − Σ_k f_k ln(c_k + α) / M + ln(N + Kα).
 //!
-//! S_c, the KL sum and the majority set change only in the class that just got a vote, so they are
-//! updated in O(1) per drawn vote; Σ G[x_k] is the one O(K) step per evaluated N. Repeats are the
-//! outer loop so one repeat's accumulators (one row per N) stay in L1 cache; nothing allocates
-//! inside the loops.
+//! S_c and the KL sum change only in the class that just got a vote, so they are updated in O(1)
+//! per drawn vote; Σ G[x_k] and the majority set are the O(K) steps per evaluated N. Votes are drawn
+//! by `sample::class_at`'s rule from each class's votes left, so an item needs only its counts.
+//!
+//! Four repeats of one item run side by side (their chains of dependent operations interleave) and
+//! their per-N arithmetic is one `f64x4`; groups of four repeats are the outer loop so a group's
+//! accumulators (one row per N) stay in L1 cache; nothing allocates inside the loops. Each of
+//! these choices (xoshiro256++ with 16-bit draws instead of ChaCha8, counts instead of shuffling
+//! the expanded votes, indexing by the drawn class rather than masked updates over all classes,
+//! four lanes) was kept because `examples/time_curves` measured it faster; `scripts/bench.sh`
+//! prints where the whole stands.
 
 use crate::logtable::{ln, XLogX};
-use crate::sample::{below, expand, subsample_stream};
+use crate::sample::CurveDraws;
 use crate::votes::{VoteTable, MAX_CLASSES};
+use wide::f64x4;
 
 /// Per (repeat, grid N) running sums over items.
 #[derive(Clone, Copy)]
@@ -47,8 +55,7 @@ fn mask_of(counts: &[u32]) -> u64 {
 
 /// What the loops need about one item, computed once.
 struct Item {
-    /// Range of this item's expanded votes in the flat `votes` array.
-    start: usize,
+    /// Votes to draw from (the pool's).
     len: usize,
     /// Row index in the tables (for its reference counts and its random stream).
     row: usize,
@@ -103,10 +110,8 @@ pub(super) fn run(
         }
     }
 
-    // Per-item constants and the flat array of every item's votes.
+    // Per-item constants (the draws need only the counts, so nothing grows with the votes).
     let mut items_pre: Vec<Item> = Vec::with_capacity(pool.num_items());
-    let mut votes: Vec<u16> = Vec::new();
-    let mut one: Vec<u16> = Vec::new();
     for i in 0..pool.num_items() {
         let f = reference.counts(i);
         let m: u64 = f.iter().map(|&c| c as u64).sum();
@@ -114,10 +119,8 @@ pub(super) fn run(
             continue;
         }
         let s_f: f64 = f.iter().map(|&c| g_tab.get(c as u64)).sum();
-        expand(pool.counts(i), &mut one);
         items_pre.push(Item {
-            start: votes.len(),
-            len: one.len(),
+            len: pool.total(i) as usize,
             row: i,
             m,
             inv_m: 1.0 / m as f64,
@@ -129,7 +132,6 @@ pub(super) fn run(
             la0: m as f64 * la[0],
             n0: (m / f.iter().fold(m, |g, &x| gcd(g, x as u64))) as usize,
         });
-        votes.extend_from_slice(&one);
     }
     // Reference entropies are the y side of entropy_corr; centre them for stable sums.
     let ybar = items_pre.iter().map(|it| it.h_ref).sum::<f64>() / items_pre.len().max(1) as f64;
@@ -151,8 +153,12 @@ pub(super) fn run(
 
     let dla: Vec<f64> = la.windows(2).map(|w| w[1] - w[0]).collect();
     let inv_ties: Vec<f64> = (0..=MAX_CLASSES).map(|t| 1.0 / t as f64).collect();
+    let dg: Vec<f64> = (0..nmax as u64)
+        .map(|c| g_tab.get(c + 1) - g_tab.get(c))
+        .collect();
     let tables = Tables {
         dla: &dla,
+        dg: &dg,
         ln_nka: &ln_nka,
         ln_n: &ln_n,
         inv_n: &inv_n,
@@ -161,9 +167,9 @@ pub(super) fn run(
     };
     let covered = g_tab.covers(2 * nmax as u64 * ref_max);
     let args = (
+        pool,
         reference,
         items_pre.as_slice(),
-        votes.as_slice(),
         &tables,
         k,
         ng,
@@ -173,12 +179,14 @@ pub(super) fn run(
         first,
     );
     // A compile-time class count lets the compiler unroll the per-class loops for common K.
+    let gc = Covered(g_tab.as_slice());
     let acc = match (k, covered) {
-        (2, true) => accumulate::<2, _>(Covered(g_tab.as_slice()), args, progress),
-        (3, true) => accumulate::<3, _>(Covered(g_tab.as_slice()), args, progress),
-        (4, true) => accumulate::<4, _>(Covered(g_tab.as_slice()), args, progress),
-        (_, true) => accumulate::<0, _>(Covered(g_tab.as_slice()), args, progress),
-        (_, false) => accumulate::<0, _>(&g_tab, args, progress),
+        (2, true) => accumulate::<2, 2, _>(gc, args, progress),
+        (3, true) => accumulate::<3, 3, _>(gc, args, progress),
+        (4, true) => accumulate::<4, 4, _>(gc, args, progress),
+        (5, true) => accumulate::<5, 5, _>(gc, args, progress),
+        (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, progress),
+        (_, false) => accumulate::<0, MAX_CLASSES, _>(&g_tab, args, progress),
     };
     let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
     for g in 0..ng {
@@ -235,6 +243,8 @@ impl XLnX for &XLogX {
 struct Tables<'a> {
     /// ln(c + 1 + α) − ln(c + α): the change of the KL sum when a class gets its (c+1)-th vote.
     dla: &'a [f64],
+    /// G[c + 1] − G[c]: the change of S_c when a class gets its (c+1)-th vote.
+    dg: &'a [f64],
     ln_nka: &'a [f64],
     ln_n: &'a [f64],
     inv_n: &'a [f64],
@@ -244,8 +254,8 @@ struct Tables<'a> {
 
 type Args<'a> = (
     &'a VoteTable,
+    &'a VoteTable,
     &'a [Item],
-    &'a [u16],
     &'a Tables<'a>,
     usize,
     usize,
@@ -255,94 +265,173 @@ type Args<'a> = (
     u32,
 );
 
-/// The loop over repeats. Each repeat is its own (never inlined) call: browsers compile wasm with a
-/// quick baseline tier first and switch to optimised code only at a function's *next* call, so one
-/// long call would run unoptimised to the end (measured: about 6× slower in Chromium).
-fn accumulate<const K: usize, G: XLnX>(
+/// Repeats computed side by side for one item: four lanes of one `f64x4`.
+const LANES: usize = 4;
+
+/// The loop over repeats, `LANES` at a time (the last group may be partial). Each group is its own (never inlined) call: browsers compile
+/// wasm with a quick baseline tier first and switch to optimised code only at a function's *next*
+/// call, so one long call would run unoptimised to the end (measured: about 6× slower in Chromium).
+fn accumulate<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: Args,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Acc> {
     let (ng, nr, first) = (args.5, args.6, args.9 as usize);
     let mut acc = vec![ACC0; nr * ng];
-    let mut scratch: Vec<u16> = Vec::with_capacity(args.2.len());
-    for (r, row) in acc.chunks_exact_mut(ng).enumerate() {
-        one_repeat::<K, G>(gx, &args, first + r, row, &mut scratch);
-        progress(r + 1, nr);
+    let mut done = 0;
+    for rows in acc.chunks_mut(LANES * ng) {
+        one_group::<K, A, G>(gx, &args, first + done, rows);
+        done += rows.len() / ng;
+        progress(done, nr);
     }
     acc
 }
 
-/// One repeat over every item and drawn vote. `K` is the class count when known at compile time
-/// (0 = use `k_dyn`), so the per-class loops unroll and lose their bounds checks.
+/// One repeat's state for the item being drawn.
+struct Lane<const A: usize> {
+    draws: CurveDraws,
+    /// Votes of each class not drawn yet, and drawn so far.
+    left: [u32; A],
+    c: [u32; A],
+    /// c_k·M: the JS table's index is c_k·M + f_k·N.
+    cm: [u64; A],
+    s_c: f64,
+    t_kl: f64,
+}
+
+/// Up to four repeats (streams `r0..`, one accumulator row each in `rows`) over every item and
+/// drawn vote.
+/// `K` is the class count when known at compile time (0 = use `k_dyn`), so the per-class loops
+/// unroll, and `A` the size of the per-class arrays.
 #[inline(never)]
-fn one_repeat<const K: usize, G: XLnX>(
+fn one_group<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: &Args,
-    r: usize,
-    row: &mut [Acc],
-    scratch: &mut Vec<u16>,
+    r0: usize,
+    rows: &mut [Acc],
 ) {
-    let &(reference, items_pre, votes, t, k_dyn, _, _, nmax, seed, _) = args;
+    let &(pool, reference, items_pre, t, k_dyn, ng, _, nmax, seed, _) = args;
     let k = if K == 0 { k_dyn } else { K };
-    let mut f = [0u32; MAX_CLASSES];
-    let mut c = [0u32; MAX_CLASSES];
+    let mut f = [0u32; A];
+    let mut ff = [0f64; A];
+    let mut ref_bit = [0u32; A];
+    const L: usize = LANES;
+    // Lanes past `active` (a last, partial group) are never drawn; their sums are dropped.
+    let active = rows.len() / ng;
+    // This group's sums per grid N: jsd, kl, maj, Σx, Σx², Σxy, four lanes each.
+    let mut acc = vec![[f64x4::ZERO; 6]; ng];
     for it in items_pre {
         f[..k].copy_from_slice(reference.counts(it.row));
+        for kk in 0..k {
+            ff[kk] = f[kk] as f64;
+            ref_bit[kk] = ((it.ref_mask >> kk) & 1) as u32;
+        }
         let m = it.m;
-        let mut rng = subsample_stream(seed, it.row, r as u32);
-        scratch.clear();
-        scratch.extend_from_slice(&votes[it.start..it.start + it.len]);
+        let mut left = [0u32; A];
+        left[..k].copy_from_slice(pool.counts(it.row));
+        let mut lanes: [Lane<A>; L] = std::array::from_fn(|l| Lane {
+            draws: CurveDraws::new(seed, it.row, (r0 + l) as u32),
+            left,
+            c: [0; A],
+            cm: [0; A],
+            s_c: 0.0,
+            t_kl: it.la0,
+        });
         let (mp, top) = (it.len, nmax.min(it.len));
-        c[..k].iter_mut().for_each(|x| *x = 0);
-        let (mut s_c, mut t_kl) = (0.0, it.la0);
-        // Majority of the draw so far: its count, how many classes tie at it, and how many of
-        // those are in the reference majority (so the tie credit is hits / ties).
-        let (mut best, mut ties, mut hits) = (0u32, 0u32, 0u32);
+        let mut until_n0 = it.n0;
         for n in 1..=top {
-            let j = n - 1 + below(&mut rng, (mp - n + 1) as u32) as usize;
-            scratch.swap(n - 1, j);
-            let l = scratch[n - 1] as usize % MAX_CLASSES;
-            let cl = c[l] as usize;
-            s_c += gx.at(cl as u64 + 1) - gx.at(cl as u64);
-            t_kl += f[l] as f64 * t.dla[cl];
-            c[l] += 1;
-            let in_ref = ((it.ref_mask >> l) & 1) as u32;
-            if c[l] > best {
-                (best, ties, hits) = (c[l], 1, in_ref);
-            } else if c[l] == best {
-                ties += 1;
-                hits += in_ref;
+            let bound = (mp - n + 1) as u32;
+            for ln in lanes[..active].iter_mut() {
+                // The next vote's class: the first whose running sum of `left` passes u
+                // (`sample::class_at`), then that class's count moves from `left` to `c`.
+                let u = ln.draws.below(bound);
+                let (mut cum, mut v) = (0u32, 0usize);
+                for kk in 0..k - 1 {
+                    cum += ln.left[kk];
+                    v += (u >= cum) as usize;
+                }
+                let cv = ln.c[v];
+                ln.c[v] += 1;
+                ln.cm[v] += m;
+                ln.left[v] -= 1;
+                ln.s_c += t.dg[cv as usize];
+                ln.t_kl += ff[v] * t.dla[cv as usize];
+            }
+            until_n0 -= 1;
+            let at_n0 = until_n0 == 0;
+            if at_n0 {
+                until_n0 = it.n0;
             }
             let g = t.grid_at[n];
             if g == usize::MAX {
                 continue;
             }
             let nn = n as u64;
-            let x = t.ln_n[n] - s_c * t.inv_n[n];
-            let kl = -it.h_ref - t_kl * it.inv_m + t.ln_nka[n];
-            let mut sg = 0.0;
+            let (inv_n, ln_n) = (t.inv_n[n], t.ln_n[n]);
+            let inv_nm = inv_n * it.inv_m;
+            let mut fnn = [0u64; A];
             for kk in 0..k {
-                sg += gx.at(c[kk] as u64 * m + f[kk] as u64 * nn);
+                fnn[kk] = f[kk] as u64 * nn;
             }
-            // p_N = p_ref (JS exactly 0) needs n·f_k/M integral for every k, i.e. n a multiple
-            // of `it.n0`; only then are the counts compared.
-            let equal = n % it.n0 == 0 && (0..k).all(|kk| c[kk] as u64 * m == f[kk] as u64 * nn);
-            let jsd = if equal {
-                0.0
-            } else {
-                let inv_nm = t.inv_n[n] * it.inv_m;
-                let js = it.half_ln_4m + 0.5 * (t.ln_n[n] + s_c * t.inv_n[n]) + it.half_sf_over_m
-                    - 0.5 * sg * inv_nm;
-                libm::sqrt(js.max(0.0))
+            // Per lane, what needs look-ups and compares; then the arithmetic lane by lane.
+            let (mut sg, mut maj, mut zero) = ([0.0f64; L], [0.0f64; L], [false; L]);
+            for (l, ln) in lanes[..active].iter().enumerate() {
+                let c = &ln.c;
+                let mut best = 0;
+                for kk in 0..k {
+                    sg[l] += gx.at(ln.cm[kk] + fnn[kk]);
+                    best = best.max(c[kk]);
+                }
+                // The majority set of the draw: its size, and how many of it are in the reference
+                // majority (the tie credit is hits / ties).
+                let (mut ties, mut hits) = (0u32, 0u32);
+                for kk in 0..k {
+                    let top = (c[kk] == best) as u32;
+                    ties += top;
+                    hits += top & ref_bit[kk];
+                }
+                maj[l] = hits as f64 * t.inv_ties[ties as usize];
+                // p_N = p_ref (JS exactly 0) needs n·f_k/M integral for every k, i.e. n a multiple
+                // of `it.n0`; only then are the counts compared.
+                if at_n0 {
+                    zero[l] = (0..k).all(|kk| c[kk] as u64 * m == fnn[kk]);
+                }
+            }
+            // The arithmetic for the four lanes at once (IEEE operations lane by lane, no fused
+            // multiply-add: the same bits as one lane at a time, on every target).
+            let s_c = f64x4::from(std::array::from_fn::<f64, L, _>(|l| lanes[l].s_c));
+            let t_kl = f64x4::from(std::array::from_fn::<f64, L, _>(|l| lanes[l].t_kl));
+            let sg = f64x4::from(sg);
+            let (inv_n, ln_n, half) = (f64x4::splat(inv_n), f64x4::splat(ln_n), f64x4::HALF);
+            let x = ln_n - s_c * inv_n;
+            let kl =
+                f64x4::splat(-it.h_ref) - t_kl * f64x4::splat(it.inv_m) + f64x4::splat(t.ln_nka[n]);
+            let js = f64x4::splat(it.half_ln_4m)
+                + half * (ln_n + s_c * inv_n)
+                + f64x4::splat(it.half_sf_over_m)
+                - half * sg * f64x4::splat(inv_nm);
+            let keep = f64x4::from(zero.map(|z| if z { 0.0 } else { 1.0 }));
+            let jsd = (js.max(f64x4::ZERO) * keep).sqrt();
+            let a = &mut acc[g];
+            a[0] += jsd;
+            a[1] += kl;
+            a[2] += f64x4::from(maj);
+            a[3] += x;
+            a[4] += x * x;
+            a[5] += x * f64x4::splat(it.y);
+        }
+    }
+    for (g, a) in acc.iter().enumerate() {
+        let [jsd, kl, maj, sx, sxx, sxy] = a.map(|v| v.to_array());
+        for (l, row) in rows.chunks_exact_mut(ng).enumerate() {
+            row[g] = Acc {
+                jsd: jsd[l],
+                kl: kl[l],
+                maj: maj[l],
+                sx: sx[l],
+                sxx: sxx[l],
+                sxy: sxy[l],
             };
-            let a = &mut row[g];
-            a.jsd += jsd;
-            a.kl += kl;
-            a.maj += hits as f64 * t.inv_ties[ties as usize];
-            a.sx += x;
-            a.sxx += x * x;
-            a.sxy += x * it.y;
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::{split_for, CurveConfig, CurveError};
 use crate::logtable::xlnx;
 use crate::metrics::{js_distance, normalize};
-use crate::sample::{expand, partial_shuffle, subsample_stream};
+use crate::sample::{curve_draw, CurveDraws};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
 
@@ -40,22 +40,14 @@ pub fn item_draws(
         None => (table, table),
         Some(s) => (&s.a, &s.b),
     };
-    let mut votes = Vec::new();
     let mut out = Vec::new();
     for i in 0..pool.num_items() {
-        expand(pool.counts(i), &mut votes);
-        if votes.len() < n as usize || reference.total(i) == 0 {
+        if reference.total(i) == 0 {
             continue;
         }
-        partial_shuffle(
-            &mut votes,
-            n as usize,
-            &mut subsample_stream(cfg.seed, i, r),
-        );
-        let mut c = vec![0u32; pool.num_classes()];
-        for &v in &votes[..n as usize] {
-            c[v as usize] += 1;
-        }
+        let Some(c) = curve_draw(pool.counts(i), n, CurveDraws::new(cfg.seed, i, r)) else {
+            continue;
+        };
         let f = reference.counts(i).to_vec();
         let (p, q) = (
             normalize(&c).unwrap_or_default(),

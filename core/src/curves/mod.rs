@@ -14,8 +14,9 @@
 //! **Items with fewer than N votes** are left out at that N (never padded or reused): the curve at N
 //! describes the items that can have N annotators, and [`Curves::items`] reports how many did.
 //!
-//! Speed (see `engine`): one partial shuffle per item and repeat gives every N as a prefix, the
-//! metric sums are updated incrementally, and all logs are integer table look-ups.
+//! Speed (see `engine`): one sequence of draws per item and repeat gives every N as a prefix, the
+//! metric sums are updated incrementally, all logs are integer table look-ups, and four repeats run
+//! side by side.
 
 mod engine;
 mod export;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::metrics::{entropy, js_distance, kl, majority_agreement, normalize, pearson, smoothed};
-use crate::sample::{expand, partial_shuffle, subsample_stream};
+use crate::sample::{curve_draw, CurveDraws};
 
 fn table() -> VoteTable {
     // Ragged on purpose: item "c" has only 4 votes.
@@ -25,18 +25,9 @@ fn naive(
             let (mut js, mut kls, mut maj, mut hx, mut hy) =
                 (0.0, 0.0, 0.0, Vec::new(), Vec::new());
             for i in 0..t.num_items() {
-                let m = t.total(i) as usize;
-                let top = (*grid.last().unwrap() as usize).min(m);
-                if n as usize > top {
+                let Some(c) = curve_draw(t.counts(i), n, CurveDraws::new(seed, i, r)) else {
                     continue;
-                }
-                let mut votes = Vec::new();
-                expand(t.counts(i), &mut votes);
-                partial_shuffle(&mut votes, top, &mut subsample_stream(seed, i, r));
-                let mut c = vec![0u32; t.num_classes()];
-                for &v in &votes[..n as usize] {
-                    c[v as usize] += 1;
-                }
+                };
                 let (p, q) = (normalize(&c).unwrap(), t.distribution(i));
                 js += js_distance(&p, &q);
                 kls += kl(&q, &smoothed(&c, alpha));
@@ -56,25 +47,24 @@ fn naive(
     out
 }
 
-#[test]
-fn engine_matches_naive_definitions() {
-    let t = table();
-    let grid = [1, 2, 3, 4, 7, 10];
+/// Every value of `compute` against [`naive`], to 1e-12.
+fn assert_matches_naive(t: &VoteTable, grid: &[u32], repeats: u32, seed: u64, alpha: f64) {
     let cfg = CurveConfig {
         grid: grid.to_vec(),
-        repeats: 6,
-        seed: 7,
-        alpha: Some(0.5),
+        repeats,
+        seed,
+        alpha: Some(alpha),
         reference: Reference::Full,
     };
-    let c = compute(&t, &cfg).unwrap();
-    assert_eq!(c.items, vec![5, 5, 5, 5, 4, 4]);
-    let slow = naive(&t, &grid, 6, 7, 0.5);
-    for r in 0..6 {
+    let c = compute(t, &cfg).unwrap();
+    // The grid as computed: N past every item's votes is dropped.
+    let grid = c.grid.clone();
+    let slow = naive(t, &grid, repeats, seed, alpha);
+    for r in 0..repeats as usize {
         for (g, _) in grid.iter().enumerate() {
-            let want = slow[r as usize * grid.len() + g];
+            let want = slow[r * grid.len() + g];
             for m in Metric::ALL {
-                let got = c.value(m, g, r as usize);
+                let got = c.value(m, g, r);
                 match (got, want[m.index()]) {
                     (Some(a), Some(b)) => {
                         assert!((a - b).abs() < 1e-12, "{m:?} g={g} r={r}: {a} vs {b}")
@@ -88,6 +78,57 @@ fn engine_matches_naive_definitions() {
             }
         }
     }
+}
+
+#[test]
+fn engine_matches_naive_definitions() {
+    let t = table();
+    let grid = [1, 2, 3, 4, 7, 10];
+    let c = compute(
+        &t,
+        &CurveConfig {
+            grid: grid.to_vec(),
+            repeats: 6,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(c.items, vec![5, 5, 5, 5, 4, 4]);
+    // 6 repeats: one group of four lanes and a partial one.
+    assert_matches_naive(&t, &grid, 6, 7, 0.5);
+}
+
+/// The engine has a compiled path per class count 2–5, one for any K, and one for items so large
+/// that `x ln x` is computed past its table; each must give the definitions' values.
+#[test]
+fn every_engine_path_matches_naive() {
+    let mut x = 12345u64;
+    let mut next = |m: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % m
+    };
+    for k in [2usize, 3, 4, 5, 7] {
+        let items = 9;
+        let counts: Vec<u32> = (0..items * k).map(|_| next(6) as u32).collect();
+        let mut counts = counts;
+        counts[0] += 1; // item 0 has at least one vote
+        counts[k] += 1; // and so has item 1
+        let t = VoteTable::new(
+            (0..k).map(|c| format!("c{c}")).collect(),
+            (0..items).map(|i| format!("i{i}")).collect(),
+            counts,
+        );
+        assert_matches_naive(&t, &[1, 2, 3, 5, 8, 13, 30], 5, k as u64, 0.25);
+    }
+    // 2 · 2100 · 2100 ≥ 4 M table entries: past the table.
+    let t = VoteTable::new(
+        vec!["a".into(), "b".into(), "c".into()],
+        vec!["big".into(), "small".into()],
+        vec![1000, 700, 400, 3, 2, 1],
+    );
+    assert_matches_naive(&t, &[1, 6, 50, 900, 2100], 2, 9, 1.0 / 3.0);
 }
 
 #[test]
