@@ -22,7 +22,7 @@ try {
     const native = execFileSync(process.env.ANNOSAT_TIME_CURVES, [file, '50', '-', runs], { encoding: 'utf8' });
     const nativeMs = Number(native.match(/best of \d+ ([\d.]+) ms/)[1]);
     let app = 'past the app\'s limits (the CLI only)';
-    if (items <= 2_000_000 && fs.statSync(file).size <= 100e6) {
+    if (items <= 3_000_000 && fs.statSync(file).size <= 100e6) {
       const page = await openApp(ctx, s.url, '?dataset=snow2008_wsd');
       await page.setInputFiles('#upload', file);
       await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached', timeout: 600_000 });

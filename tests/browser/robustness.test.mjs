@@ -17,6 +17,20 @@ before(async () => {
 after(async () => { await ctx?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 /** A wide file of `items` rows written in pieces (5–100 votes per item, 3 classes). */
+/** `items` rows of one vote each with the shortest ids: the most items per megabyte. */
+function shortRows(name, items) {
+  const file = path.join(dir, name);
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, 'item_id,a,b\n');
+  for (let start = 0; start < items; start += 100_000) {
+    const rows = [];
+    for (let i = start; i < Math.min(items, start + 100_000); i++) rows.push(`${i.toString(36)},1,0\n`);
+    fs.writeSync(fd, rows.join(''));
+  }
+  fs.closeSync(fd);
+  return file;
+}
+
 function wideFile(name, items) {
   const file = path.join(dir, name);
   const fd = fs.openSync(file, 'w');
@@ -50,10 +64,10 @@ test('past each limit the app says which and points to the CLI, and keeps the da
   await page.setInputFiles('#upload', { name: 'many.csv', mimeType: 'text/csv', buffer: Buffer.from('item_id,a,b\nx,4000,1000\ny,1,2\n') });
   await page.locator('#upload-error', { hasText: 'votes per item' }).waitFor();
   assert.match(await page.locator('#upload-error').textContent(), /an item has 5,000 votes; the browser app takes up to 1,000 votes per item.*annosat curves/);
-  // Items: the reading stops at the first item past 2,000,000.
-  await page.setInputFiles('#upload', wideFile('items.csv', 2_000_001));
+  // Items: the reading stops at the first item past 3,000,000 (short rows, to stay under 100 MB).
+  await page.setInputFiles('#upload', shortRows('items.csv', 3_000_001));
   await page.locator('#upload-error', { hasText: 'items' }).waitFor({ timeout: 120_000 });
-  assert.match(await page.locator('#upload-error').textContent(), /line 2000002: the file has more than 2,000,000 items, the most the browser app takes; the annosat CLI reads any number/);
+  assert.match(await page.locator('#upload-error').textContent(), /line 3000002: the file has more than 3,000,000 items, the most the browser app takes; the annosat CLI reads any number/);
   await idle(page);
   assert.equal(await stats(page), before, 'the dataset shown before is still shown');
   await page.screenshot({ path: path.join(shots, 'limits.png') });

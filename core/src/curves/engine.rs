@@ -268,20 +268,44 @@ type Args<'a> = (
 /// Repeats computed side by side for one item: four lanes of one `f64x4`.
 const LANES: usize = 4;
 
-/// The loop over repeats, `LANES` at a time (the last group may be partial). Each group is its own (never inlined) call: browsers compile
-/// wasm with a quick baseline tier first and switch to optimised code only at a function's *next*
-/// call, so one long call would run unoptimised to the end (measured: about 6× slower in Chromium).
+/// Items per call of [`one_group`].
+const ITEM_CHUNK: usize = 2048;
+
+/// The loop over repeats, `LANES` at a time (the last group may be partial), and within a group
+/// over chunks of items. Each chunk is its own (never inlined) call: browsers compile wasm with a
+/// quick baseline tier first and switch to optimised code only at a function's *next* call, so one
+/// long call would run unoptimised to its end (measured: about 6× slower in Chromium; with one call
+/// per group of repeats a 2.4 M-item upload spent seconds in the baseline tier).
 fn accumulate<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: Args,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Acc> {
-    let (ng, nr, first) = (args.5, args.6, args.9 as usize);
+    let (items_pre, ng, nr, first) = (args.2, args.5, args.6, args.9 as usize);
     let mut acc = vec![ACC0; nr * ng];
+    // One group's sums per grid N: jsd, kl, maj, Σx, Σx², Σxy, four lanes each.
+    let mut sums = vec![[f64x4::ZERO; 6]; ng];
     let mut done = 0;
     for rows in acc.chunks_mut(LANES * ng) {
-        one_group::<K, A, G>(gx, &args, first + done, rows);
-        done += rows.len() / ng;
+        let active = rows.len() / ng;
+        sums.fill([f64x4::ZERO; 6]);
+        for chunk in items_pre.chunks(ITEM_CHUNK) {
+            one_group::<K, A, G>(gx, &args, first + done, active, chunk, &mut sums);
+        }
+        for (g, a) in sums.iter().enumerate() {
+            let [jsd, kl, maj, sx, sxx, sxy] = a.map(|v| v.to_array());
+            for (l, row) in rows.chunks_exact_mut(ng).enumerate() {
+                row[g] = Acc {
+                    jsd: jsd[l],
+                    kl: kl[l],
+                    maj: maj[l],
+                    sx: sx[l],
+                    sxx: sxx[l],
+                    sxy: sxy[l],
+                };
+            }
+        }
+        done += active;
         progress(done, nr);
     }
     acc
@@ -299,8 +323,9 @@ struct Lane<const A: usize> {
     t_kl: f64,
 }
 
-/// Up to four repeats (streams `r0..`, one accumulator row each in `rows`) over every item and
-/// drawn vote.
+/// `active` (up to four) repeats, streams `r0..r0 + active`, over every drawn vote of `items`,
+/// added to `acc` (per grid N: jsd, kl, maj, Σx, Σx², Σxy, four lanes each; lanes past `active` hold
+/// nothing of use).
 /// `K` is the class count when known at compile time (0 = use `k_dyn`), so the per-class loops
 /// unroll, and `A` the size of the per-class arrays.
 #[inline(never)]
@@ -308,19 +333,17 @@ fn one_group<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: &Args,
     r0: usize,
-    rows: &mut [Acc],
+    active: usize,
+    items: &[Item],
+    acc: &mut [[f64x4; 6]],
 ) {
-    let &(pool, reference, items_pre, t, k_dyn, ng, _, nmax, seed, _) = args;
+    let &(pool, reference, _, t, k_dyn, _, _, nmax, seed, _) = args;
     let k = if K == 0 { k_dyn } else { K };
     let mut f = [0u32; A];
     let mut ff = [0f64; A];
     let mut ref_bit = [0u32; A];
     const L: usize = LANES;
-    // Lanes past `active` (a last, partial group) are never drawn; their sums are dropped.
-    let active = rows.len() / ng;
-    // This group's sums per grid N: jsd, kl, maj, Σx, Σx², Σxy, four lanes each.
-    let mut acc = vec![[f64x4::ZERO; 6]; ng];
-    for it in items_pre {
+    for it in items {
         f[..k].copy_from_slice(reference.counts(it.row));
         for kk in 0..k {
             ff[kk] = f[kk] as f64;
@@ -419,19 +442,6 @@ fn one_group<const K: usize, const A: usize, G: XLnX>(
             a[3] += x;
             a[4] += x * x;
             a[5] += x * f64x4::splat(it.y);
-        }
-    }
-    for (g, a) in acc.iter().enumerate() {
-        let [jsd, kl, maj, sx, sxx, sxy] = a.map(|v| v.to_array());
-        for (l, row) in rows.chunks_exact_mut(ng).enumerate() {
-            row[g] = Acc {
-                jsd: jsd[l],
-                kl: kl[l],
-                maj: maj[l],
-                sx: sx[l],
-                sxx: sxx[l],
-                sxy: sxy[l],
-            };
         }
     }
 }
