@@ -4,7 +4,9 @@
 # (tests/reference/torch_heads.py), in heads×epochs per second and their ratio; then the embedding
 # throughput of `annosat embed` (MiniLM, texts per second). Installs what is missing first.
 #
-#   scripts/bench-trainer.sh [dataset]      (default chaosnli_snli; pair datasets only)
+#   scripts/bench-trainer.sh [--readme] [dataset]   (default chaosnli_snli; pair datasets only);
+#                                           --readme also rewrites the README's trainer speed block
+#                                           from this run (scripts/bench_readme.py)
 #
 # Environment:
 #   BENCH_EPOCHS=10    epochs per head on both sides. Early stopping is off on both (the sweep runs
@@ -23,6 +25,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+readme=0
+if [ "${1:-}" = --readme ]; then readme=1; shift; fi
 dataset=${1:-chaosnli_snli}
 epochs=${BENCH_EPOCHS:-10}
 venv=${TORCH_VENV:-$HOME/.cache/annosat/torch-venv}
@@ -82,9 +86,14 @@ log "annosat embed into an empty cache"
 "$bin" embed --data "$data" --cache "$tmp/features" >/dev/null 2>"$tmp/embed.log" || { cat "$tmp/embed.log" >&2; exit 1; }
 embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+ s \([0-9]+ texts/s\)' | tail -n 1)
 
-echo "annosat bench-trainer: $dataset, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "head sweep ($heads heads x $epochs epochs, PCA 256, hidden 64, batch 64, AdamW; val+test every epoch):"
-printf '  %-26s %8.1f heads*epochs/s  (%s s for the group)\n' "annosat sweep (candle):" "$rust_rate" "$group_s"
-printf '  %-26s %8.1f heads*epochs/s  (%s s)\n' "PyTorch $torch_version:" "$torch_rate" "$torch_s"
-echo "  ratio annosat/PyTorch:     $(python3 -c "print(f'{$heads * $epochs / $group_s / $torch_rate:.2f}')")x  (above 1: annosat faster)"
-echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
+{
+  echo "annosat bench-trainer: $dataset, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "head sweep ($heads heads x $epochs epochs, PCA 256, hidden 64, batch 64, AdamW; val+test every epoch):"
+  printf '  %-26s %8.1f heads*epochs/s  (%s s for the group)\n' "annosat sweep (candle):" "$rust_rate" "$group_s"
+  printf '  %-26s %8.1f heads*epochs/s  (%s s)\n' "PyTorch $torch_version:" "$torch_rate" "$torch_s"
+  echo "  ratio annosat/PyTorch:     $(python3 -c "print(f'{$heads * $epochs / $group_s / $torch_rate:.2f}')")x  (above 1: annosat faster)"
+  echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
+} | tee "$tmp/summary.txt"
+if [ "$readme" = 1 ]; then
+  python3 scripts/bench_readme.py trainer "$tmp/summary.txt" README.md
+fi

@@ -90,7 +90,7 @@ pub(super) fn run(
     repeats: std::ops::Range<u32>,
     seed: u64,
     alpha: f64,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut impl FnMut(usize, usize),
 ) -> (Vec<u32>, [Vec<f64>; 4]) {
     let k = pool.num_classes();
     let (ng, nr, first) = (grid.len(), repeats.len(), repeats.start);
@@ -279,7 +279,7 @@ const ITEM_CHUNK: usize = 2048;
 fn accumulate<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: Args,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut impl FnMut(usize, usize),
 ) -> Vec<Acc> {
     let (items_pre, ng, nr, first) = (args.2, args.5, args.6, args.9 as usize);
     let mut acc = vec![ACC0; nr * ng];

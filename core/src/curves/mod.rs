@@ -294,10 +294,15 @@ pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveErro
 }
 
 /// [`compute`], calling `progress(done, total)` after each repeat (the app's progress bar).
+///
+/// `progress` is a generic parameter, not `&mut dyn FnMut`, on purpose: in the browser an indirect
+/// call in the loop's caller let the optimising compiler speculate on its target and deoptimise
+/// when the app's callback differed from the warm-up's, and the curve loop then ran unoptimised for
+/// tens of seconds on big uploads (13 s vs 27–40 s on 1 M items; tests/browser/bench-scale.mjs).
 pub fn compute_with_progress(
     table: &VoteTable,
     cfg: &CurveConfig,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut impl FnMut(usize, usize),
 ) -> Result<Curves, CurveError> {
     compute_repeats(table, cfg, 0..cfg.repeats, progress)
 }
@@ -308,7 +313,7 @@ pub fn compute_repeats(
     table: &VoteTable,
     cfg: &CurveConfig,
     range: std::ops::Range<u32>,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut impl FnMut(usize, usize),
 ) -> Result<Curves, CurveError> {
     if cfg.repeats == 0 || range.is_empty() || range.end > cfg.repeats {
         return Err(CurveError::NoRepeats);

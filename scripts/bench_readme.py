@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Rewrites one generated block of the README's speed section from a benchmark run's output, so the
+numbers and the goal verdicts there are the run's, never typed.
+
+    bench_readme.py curves  OUTPUT README.md    (scripts/bench.sh --readme)
+    bench_readme.py trainer OUTPUT README.md    (scripts/bench-trainer.sh --readme)
+    bench_readme.py large   OUTPUT README.md    (scripts/bench-large.sh --readme; no goal, output only)
+
+The block sits between `<!-- bench:KIND:begin -->` and `<!-- bench:KIND:end -->`: the run's output
+verbatim, then a table of issue 12's goals with what this run measured and whether each is met.
+"""
+import re
+import sys
+
+
+def num(pattern, text, cast=float):
+    m = re.search(pattern, text)
+    if not m:
+        raise SystemExit(f"bench_readme: no match for {pattern!r} in the run's output")
+    return cast(m.group(1).replace(",", ""))
+
+
+def verdict(ok):
+    return "**met**" if ok else "**not met**"
+
+
+def curves_rows(out):
+    app_line = next(l for l in out.splitlines() if l.startswith("app, ") and "splitting" in l)
+    workers = num(r"app, (\d+) worker", app_line, int)
+    app_best = num(r"best ([\d.]+) ms \(goal", app_line)
+    app_runs = num(r"(\d+) computations", app_line, int)
+    one_ratio = num(r"ratio wasm one worker / native one thread: ([\d.]+)", out)
+    numpy_ratio = num(r"ratio numpy/native one thread: ([\d.]+)x", out)
+    dataset = num(r"annosat bench\.sh: (\S+),", out, str)
+    step_worst = num(r"worst ([\d.]+) ms; longest", out)
+    step_median = num(r"per step median ([\d.]+) ms", out)
+    longest = num(r"traced drag ([\d.]+) ms", out)
+    scale = re.findall(r"^([\d,]+) items, ([\d,]+) votes: native one thread ([\d.]+) s \(([\d,]+) votes/s\); app (.*)$",
+                       out, re.M)
+    rows = [
+        (f"all target-side curves of {dataset} in the app ({workers} workers)", "≤ 50 ms",
+         f"{app_best:g} ms (best of {app_runs})", app_best <= 50),
+        ("wasm per thread against native (the app with one worker)", "≤ 2×", f"{one_ratio:.2f}×", one_ratio <= 2),
+        ("native one thread against vectorised numpy", "≥ 200×", f"{numpy_ratio:.1f}×", numpy_ratio >= 200),
+        ("one step of the N slider on the main thread", "≤ 16 ms",
+         f"median {step_median:g} ms, worst {step_worst:g} ms; longest traced task {longest:g} ms",
+         step_worst <= 16 and longest <= 16),
+    ]
+    upload = [s for s in scale if s[0] == "2,400,000"]
+    if upload:
+        secs = re.search(r"([\d.]+) s in (\d+) workers", upload[0][4])
+        if secs:
+            rows.append(("issue 12's 50 MB upload (2.4 M items, 5–100 votes) in the app", "≤ 20 s",
+                         f"{float(secs.group(1)):g} s in {secs.group(2)} workers", float(secs.group(1)) <= 20))
+    if len(scale) >= 2:
+        rates = [int(s[3].replace(",", "")) for s in scale]
+        spread = max(rates) / min(rates)
+        rows.append((f"cost linear in votes ({scale[0][0]} to {scale[-1][0]} items, native one thread)",
+                     "votes/s constant", f"{min(rates) / 1e6:.2f}–{max(rates) / 1e6:.2f} M votes/s "
+                     f"(spread {100 * (spread - 1):.0f}%)", spread <= 1.25))
+    return rows
+
+
+def trainer_rows(out):
+    ratio = num(r"ratio annosat/PyTorch: +([\d.]+)x", out)
+    return [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
+
+
+def main():
+    kind, out_path, readme_path = sys.argv[1:4]
+    out = open(out_path, encoding="utf-8").read().strip()
+    rows = {"curves": curves_rows, "trainer": trainer_rows, "large": lambda _: []}[kind](out)
+    command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh --readme"
+    block = [f"Written by `{command}` from its run{' (the output verbatim, then the goals)' if rows else ''}:",
+             "", "```text", out, "```"]
+    if rows:
+        block += ["", "| goal | target | this run | |", "|---|---|---|---|"]
+        block += [f"| {g} | {t} | {r} | {verdict(ok)} |" for g, t, r, ok in rows]
+    begin, end = f"<!-- bench:{kind}:begin -->", f"<!-- bench:{kind}:end -->"
+    text = open(readme_path, encoding="utf-8").read()
+    a, b = text.find(begin), text.find(end)
+    if a < 0 or b < a:
+        raise SystemExit(f"bench_readme: {readme_path} has no {begin} … {end} block")
+    text = text[: a + len(begin)] + "\n" + "\n".join(block) + "\n" + text[b:]
+    open(readme_path, "w", encoding="utf-8").write(text)
+
+
+if __name__ == "__main__":
+    main()
