@@ -34,11 +34,14 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Throttled progress: at most ~50 messages per task.
+/// Throttled progress: at most ~50 messages per task, and none in its first 200 ms — a short task
+/// (all of a bundled dataset's curves take tens of milliseconds) would only make the page re-render
+/// its status line while the workers share the CPU with it.
 fn progress(id: u64, stage: &'static str) -> impl FnMut(f64) {
     let mut last = -1.0;
+    let start = now_ms();
     move |done: f64| {
-        if done - last >= 0.02 || done >= 1.0 {
+        if (done - last >= 0.02 || done >= 1.0) && now_ms() - start >= 200.0 {
             last = done;
             post(&Response::Progress {
                 id,

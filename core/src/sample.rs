@@ -432,7 +432,7 @@ mod tests {
     fn curve_draws_are_nested_and_hypergeometric() {
         let c = [20u32, 50, 30];
         let reps = 20_000;
-        let mut sum = [0f64; 3];
+        let (mut sum, mut sq) = ([0f64; 3], [0f64; 3]);
         for r in 0..reps {
             let d10 = curve_draw(&c, 10, CurveDraws::new(1, 0, r)).unwrap();
             let d4 = curve_draw(&c, 4, CurveDraws::new(1, 0, r)).unwrap();
@@ -442,13 +442,23 @@ mod tests {
             );
             for k in 0..3 {
                 sum[k] += d10[k] as f64;
+                sq[k] += (d10[k] * d10[k]) as f64;
             }
         }
         for k in 0..3 {
-            let (mean, expect) = (sum[k] / reps as f64, 10.0 * c[k] as f64 / 100.0);
+            // Hypergeometric: mean n·p, variance n·p(1−p)·(M−n)/(M−1) (p = c_k/M, n = 10, M = 100).
+            let p = c[k] as f64 / 100.0;
+            let (mean, expect) = (sum[k] / reps as f64, 10.0 * p);
             assert!(
                 (mean - expect).abs() < 0.05,
                 "class {k}: {mean} vs {expect}"
+            );
+            let var = sq[k] / reps as f64 - mean * mean;
+            let expect = 10.0 * p * (1.0 - p) * 90.0 / 99.0;
+            // The sample variance's standard error is about 1% of it here.
+            assert!(
+                (var - expect).abs() < 0.05 * expect,
+                "class {k}: {var} vs {expect}"
             );
         }
         assert_eq!(curve_draw(&c, 100, CurveDraws::new(1, 0, 0)).unwrap(), c);
