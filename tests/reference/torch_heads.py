@@ -8,9 +8,11 @@ PyTorch way, on the same cached embeddings, so scripts/bench-trainer.sh can comp
   8-byte little-endian header length, JSON header, raw F32 data), pair layout [u, v, |u-v|, u*v],
   projected on the top `--pca` principal components (numpy eigh of the covariance, not whitened);
 - items: a seeded 80/10/10 train/validation/test split;
-- heads: every trained arm (hard, ls0.05/0.1/0.2/0.3/0.5, soft, dirichlet, sls, multipass; see
-  arms.rs) at every N of the grid capped at the smallest vote count, each N-vote subsample a prefix of
-  one seeded shuffle of the item's votes; sls and multipass targets are rebuilt every epoch;
+- heads: every trained arm (hard, ls0.05/0.1/0.2/0.3/0.5, soft, dirichlet, sls, multipass and the
+  controls deterministic and shuffled_sls; see arms.rs) at every N of the grid capped at the smallest
+  vote count, each N-vote subsample a prefix of one seeded shuffle of the item's votes; sls, multipass
+  and shuffled_sls (another training item's votes) targets are rebuilt every epoch, deterministic's
+  are one vote per item, fixed;
 - model: per head Linear(d, hidden)-ReLU-Linear(hidden, K), all heads started from one
   initialisation; the first layers of all heads are one torch.baddbmm over heads with the input rows
   broadcast to every head (about 30% faster here than `--layout wide`, one (d, heads·hidden) matmul
@@ -41,7 +43,8 @@ import numpy as np
 import torch
 
 N_GRID = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100]
-ARMS = ["hard", "ls0.05", "ls0.1", "ls0.2", "ls0.3", "ls0.5", "soft", "dirichlet", "sls", "multipass"]
+ARMS = ["hard", "ls0.05", "ls0.1", "ls0.2", "ls0.3", "ls0.5", "soft", "dirichlet", "sls", "multipass",
+        "deterministic", "shuffled_sls"]
 
 
 def read_safetensors(path):
@@ -97,8 +100,10 @@ def targets_for(arm, firsts, k, rng):
         winner = np.argmax(np.where(tied, rng.random(counts.shape), -1.0), axis=1)
         onehot = np.eye(k)[winner]
         return (1 - eps) * onehot + eps / k
-    if arm in ("soft", "sls", "multipass"):  # per-epoch arms validate against p_N
+    if arm in ("soft", "sls", "multipass", "shuffled_sls"):  # per-epoch arms validate against p_N
         return counts / n
+    if arm == "deterministic":  # no cycling: one vote per item, the same every epoch
+        return np.eye(k)[firsts[:, 0]]
     if arm == "dirichlet":
         return (counts + 1.0 / k) / (n + 1.0)
     raise SystemExit(f"unknown arm {arm}")
@@ -167,11 +172,16 @@ def main():
     for i, (arm, n) in enumerate(heads):
         static_tr[i] = targets_for(arm, orders[tr, :n], k, rng)
         static_va[i] = targets_for(arm, orders[va, :n], k, rng)
-        if arm in ("sls", "multipass"):
+        if arm in ("sls", "multipass", "shuffled_sls"):
             dynamic.append((i, arm, n))
     t_train = torch.from_numpy(static_tr)
     t_val = torch.from_numpy(static_va)
     orders_tr = torch.from_numpy(orders[tr])
+    # shuffled_sls: each training item is fed another's votes (a cyclic shift of a shuffled order,
+    # as arms.rs's partners: item p[j] gets p[j+1]'s).
+    p = rng.permutation(n_tr)
+    partner = torch.empty(n_tr, dtype=torch.long)
+    partner[torch.from_numpy(p)] = torch.from_numpy(np.roll(p, -1))
     eye = torch.eye(k)
     x_tr, x_va, x_te = (torch.from_numpy(np.ascontiguousarray(x[s])) for s in (tr, va, te))
 
@@ -208,11 +218,12 @@ def main():
     for epoch in range(a.epochs):
         # Per-epoch arms: sls draws one of the N votes per item, multipass takes vote epoch mod N.
         for i, arm, n in dynamic:
-            if arm == "sls":
+            rows = partner if arm == "shuffled_sls" else torch.arange(n_tr)
+            if arm in ("sls", "shuffled_sls"):
                 col = torch.randint(0, n, (n_tr,), generator=gen)
             else:
                 col = torch.full((n_tr,), epoch % n)
-            t_train[i] = eye[orders_tr[torch.arange(n_tr), col]]
+            t_train[i] = eye[orders_tr[rows, col]]
         order = torch.randperm(n_tr, generator=gen)
         train_sum = torch.zeros(m)
         for idx in order.split(a.batch):

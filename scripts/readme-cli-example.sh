@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# readme-cli-example.sh - rewrites the README's CLI example block from a run of `annosat curves` on
+# ChaosNLI-SNLI: the CSV it prints at N = 1, 10, 100, and the target-side 90% points (every N, with
+# and without --heldout 0.2), so the numbers there are this run's, never typed. Run it after any
+# change to the curves' sampling.
+#   scripts/readme-cli-example.sh      (needs the CLI: cargo build --profile native -p annosat-trainer)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+bin="$CARGO_TARGET_DIR/native/annosat"
+votes="$(bash scripts/fetch-data.sh)/chaosnli_snli/votes.csv"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" curves --votes "$votes" --n 1,10,100 --format csv >"$tmp/example.csv" 2>/dev/null
+"$bin" curves --votes "$votes" --format json --target 0.9 >"$tmp/full.json" 2>/dev/null
+"$bin" curves --votes "$votes" --format json --target 0.9 --heldout 0.2 >"$tmp/heldout.json" 2>/dev/null
+python3 - "$tmp" README.md <<'PY'
+import json, sys
+tmp, readme = sys.argv[1], sys.argv[2]
+def points(name):
+    s = json.load(open(f"{tmp}/{name}.json"))["saturation"]
+    return s["kl"], s["entropy_corr"]
+(kl, ec), (hkl, hec) = points("full"), points("heldout")
+fmt = lambda p: f"N={p['n']} (95% of repeats {p['lo']}–{p['hi']})"
+fmt_short = lambda p: f"N={p['n']} ({p['lo']}–{p['hi']})"
+block = ["```", open(f"{tmp}/example.csv").read().strip(), "```", "",
+         "From the JSON output of the same CLI (every N, `--target 0.9`), target-side 90% points on ChaosNLI-SNLI:",
+         f"`kl` {fmt(kl)}, `entropy_corr` {fmt_short(ec)}; with `--heldout 0.2`: `kl` {fmt_short(hkl)}, "
+         f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model."]
+text = open(readme, encoding="utf-8").read()
+begin, end = "<!-- cli-example:begin -->", "<!-- cli-example:end -->"
+a, b = text.find(begin), text.find(end)
+if a < 0 or b < a:
+    raise SystemExit(f"{readme} has no {begin} … {end} block")
+open(readme, "w", encoding="utf-8").write(text[: a + len(begin)] + "\n" + "\n".join(block) + "\n" + text[b:])
+PY
+echo "README's CLI example rewritten"
