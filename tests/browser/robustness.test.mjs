@@ -76,7 +76,7 @@ test('past each limit the app says which and points to the CLI, and keeps the da
 test('a big upload shows the time left and Stop leaves a working page', async () => {
   const page = await openApp(ctx, server.url, '?n=5');
   await page.setInputFiles('#upload', wideFile('big.csv', 1_500_000));
-  // 1.5 M items read in seconds; their curves take minutes on this machine: stop those.
+  // 1.5 M items read in seconds; their curves take tens of seconds on this machine: stop those.
   await page.locator('#status[data-state="busy"]', { hasText: /computing the curves… \d+% · about \d+ (s|min) left/ }).waitFor({ timeout: 120_000 });
   assert.match(await page.locator('#stats').textContent(), /1500000/);
   await page.screenshot({ path: path.join(shots, 'big-upload-progress.png') });
