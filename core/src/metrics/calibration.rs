@@ -127,7 +127,7 @@ pub fn ece(pred: &[f64], human: &[f64], k: usize, bins: usize) -> f64 {
 }
 
 /// Dist-ECE: like ECE, but per confidence bin compares the mean confidence with the mean *human
-/// probability of the predicted class* (first arg-max): Σ_b n_b/n |mean conf − mean y[pred]|.
+/// probability of the predicted class* (first arg-max): Σ_b n_b/n |mean conf − mean y\[pred\]|.
 /// A model that says 0.6 where 60% of annotators agree is calibrated under this measure.
 pub fn dist_ece(pred: &[f64], human: &[f64], k: usize, bins: usize) -> f64 {
     binned_gap(pred, human, k, bins, |p, q| q[majority(p)])
