@@ -1,6 +1,6 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
-use annosat_core::curves::{compute_repeats, CurveConfig, Curves, Metric, Reference};
+use annosat_core::curves::{CurveConfig, Curves, Metric, Prepared, Reference};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
@@ -63,14 +63,23 @@ fn compute_parallel(table: &annosat_core::VoteTable, cfg: &CurveConfig) -> Resul
         .map(|n| n.get())
         .unwrap_or(1)
         .min(cfg.repeats as usize);
+    // The split, grid and per-item constants once, shared by the threads (read-only).
+    let prepared = Prepared::new(table, cfg)?;
     let bar = crate::util::progress(cfg.repeats as u64, "repeats");
     let r = cfg.repeats as usize;
     let parts: Vec<_> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let (a, b) = ((i * r / threads) as u32, ((i + 1) * r / threads) as u32);
-                let bar = bar.clone();
-                s.spawn(move || compute_repeats(table, cfg, a..b, &mut |_, _| bar.inc(1)))
+                let (bar, prepared) = (bar.clone(), &prepared);
+                s.spawn(move || {
+                    // Progress says how many of this part's repeats are done (a few at a time).
+                    let mut done = 0;
+                    prepared.repeats(a..b, &mut |d, _| {
+                        bar.inc((d - done) as u64);
+                        done = d;
+                    })
+                })
             })
             .collect();
         handles

@@ -81,139 +81,189 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// Returns items used per grid N and `values[metric][g * nr + r]` for the repeats in `repeats`
-/// (NaN = undefined). Repeat r always uses stream r, so any split of the repeats gives the same values.
-pub(super) fn run(
-    pool: &VoteTable,
-    reference: &VoteTable,
-    grid: &[u32],
-    repeats: std::ops::Range<u32>,
-    seed: u64,
-    alpha: f64,
-    progress: &mut impl FnMut(usize, usize),
-) -> (Vec<u32>, [Vec<f64>; 4]) {
-    let k = pool.num_classes();
-    let (ng, nr, first) = (grid.len(), repeats.len(), repeats.start);
-    let nmax = (*grid.last().unwrap()).min(pool.max_total()) as usize;
-    let ref_max = reference.max_total() as u64;
-    let g_tab = XLogX::new(2 * nmax as u64 * ref_max.max(1));
-    let la: Vec<f64> = (0..=nmax).map(|c| ln(c as f64 + alpha)).collect();
-    let ln_nka: Vec<f64> = (0..=nmax)
-        .map(|n| ln(n as f64 + k as f64 * alpha))
-        .collect();
-    let ln_n: Vec<f64> = (0..=nmax).map(|n| ln(n as f64)).collect();
-    let inv_n: Vec<f64> = (0..=nmax).map(|n| 1.0 / n as f64).collect();
-    let mut grid_at = vec![usize::MAX; nmax + 1];
-    for (g, &n) in grid.iter().enumerate() {
-        if (n as usize) <= nmax {
-            grid_at[n as usize] = g;
-        }
-    }
+/// What the loops need that does not depend on the repeats: the tables and each item's constants,
+/// computed once and shared by every thread computing repeats (the CLI splits them over its
+/// threads; these constants are most of the memory a big file needs beside its table).
+pub(super) struct Prep {
+    k: usize,
+    nmax: usize,
+    /// Whether the `x ln x` table covers every argument (else the computing fallback).
+    covered: bool,
+    g_tab: XLogX,
+    dla: Vec<f64>,
+    dg: Vec<f64>,
+    ln_nka: Vec<f64>,
+    ln_n: Vec<f64>,
+    inv_n: Vec<f64>,
+    inv_ties: Vec<f64>,
+    grid_at: Vec<usize>,
+    items_pre: Vec<Item>,
+    /// Items used per grid N, and the sums over them of the (centred) reference entropies.
+    pub(super) items: Vec<u32>,
+    sy: Vec<f64>,
+    syy: Vec<f64>,
+    ymin: Vec<f64>,
+    ymax: Vec<f64>,
+}
 
-    // Per-item constants (the draws need only the counts, so nothing grows with the votes).
-    let mut items_pre: Vec<Item> = Vec::with_capacity(pool.num_items());
-    for i in 0..pool.num_items() {
-        let f = reference.counts(i);
-        let m: u64 = f.iter().map(|&c| c as u64).sum();
-        if m == 0 {
-            continue;
-        }
-        let s_f: f64 = f.iter().map(|&c| g_tab.get(c as u64)).sum();
-        items_pre.push(Item {
-            len: pool.total(i) as usize,
-            row: i,
-            m,
-            inv_m: 1.0 / m as f64,
-            half_sf_over_m: 0.5 * s_f / m as f64,
-            half_ln_4m: 0.5 * ln(4.0 * m as f64),
-            h_ref: ln(m as f64) - s_f / m as f64,
-            y: 0.0,
-            ref_mask: mask_of(f),
-            la0: m as f64 * la[0],
-            n0: (m / f.iter().fold(m, |g, &x| gcd(g, x as u64))) as usize,
-        });
-    }
-    // Reference entropies are the y side of entropy_corr; centre them for stable sums.
-    let ybar = items_pre.iter().map(|it| it.h_ref).sum::<f64>() / items_pre.len().max(1) as f64;
-    let mut items = vec![0u32; ng];
-    let (mut sy, mut syy) = (vec![0.0; ng], vec![0.0; ng]);
-    let (mut ymin, mut ymax) = (vec![f64::INFINITY; ng], vec![f64::NEG_INFINITY; ng]);
-    for it in items_pre.iter_mut() {
-        it.y = it.h_ref - ybar;
+impl Prep {
+    pub(super) fn new(pool: &VoteTable, reference: &VoteTable, grid: &[u32], alpha: f64) -> Prep {
+        let k = pool.num_classes();
+        let ng = grid.len();
+        let nmax = (*grid.last().unwrap()).min(pool.max_total()) as usize;
+        let ref_max = reference.max_total() as u64;
+        let g_tab = XLogX::new(2 * nmax as u64 * ref_max.max(1));
+        let la: Vec<f64> = (0..=nmax).map(|c| ln(c as f64 + alpha)).collect();
+        let ln_nka: Vec<f64> = (0..=nmax)
+            .map(|n| ln(n as f64 + k as f64 * alpha))
+            .collect();
+        let ln_n: Vec<f64> = (0..=nmax).map(|n| ln(n as f64)).collect();
+        let inv_n: Vec<f64> = (0..=nmax).map(|n| 1.0 / n as f64).collect();
+        let mut grid_at = vec![usize::MAX; nmax + 1];
         for (g, &n) in grid.iter().enumerate() {
-            if n as usize <= it.len {
-                items[g] += 1;
-                sy[g] += it.y;
-                syy[g] += it.y * it.y;
-                ymin[g] = ymin[g].min(it.y);
-                ymax[g] = ymax[g].max(it.y);
+            if (n as usize) <= nmax {
+                grid_at[n as usize] = g;
             }
         }
-    }
 
-    let dla: Vec<f64> = la.windows(2).map(|w| w[1] - w[0]).collect();
-    let inv_ties: Vec<f64> = (0..=MAX_CLASSES).map(|t| 1.0 / t as f64).collect();
-    let dg: Vec<f64> = (0..nmax as u64)
-        .map(|c| g_tab.get(c + 1) - g_tab.get(c))
-        .collect();
-    let tables = Tables {
-        dla: &dla,
-        dg: &dg,
-        ln_nka: &ln_nka,
-        ln_n: &ln_n,
-        inv_n: &inv_n,
-        inv_ties: &inv_ties,
-        grid_at: &grid_at,
-    };
-    let covered = g_tab.covers(2 * nmax as u64 * ref_max);
-    let args = (
-        pool,
-        reference,
-        items_pre.as_slice(),
-        &tables,
-        k,
-        ng,
-        nr,
-        nmax,
-        seed,
-        first,
-    );
-    // A compile-time class count lets the compiler unroll the per-class loops for common K.
-    let gc = Covered(g_tab.as_slice());
-    let acc = match (k, covered) {
-        (2, true) => accumulate::<2, 2, _>(gc, args, progress),
-        (3, true) => accumulate::<3, 3, _>(gc, args, progress),
-        (4, true) => accumulate::<4, 4, _>(gc, args, progress),
-        (5, true) => accumulate::<5, 5, _>(gc, args, progress),
-        (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, progress),
-        (_, false) => accumulate::<0, MAX_CLASSES, _>(&g_tab, args, progress),
-    };
-    let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
-    for g in 0..ng {
-        let ni = items[g] as f64;
-        if items[g] == 0 {
-            continue;
+        // Per-item constants (the draws need only the counts, so nothing grows with the votes).
+        let mut items_pre: Vec<Item> = Vec::with_capacity(pool.num_items());
+        for i in 0..pool.num_items() {
+            let f = reference.counts(i);
+            let m: u64 = f.iter().map(|&c| c as u64).sum();
+            if m == 0 {
+                continue;
+            }
+            let s_f: f64 = f.iter().map(|&c| g_tab.get(c as u64)).sum();
+            items_pre.push(Item {
+                len: pool.total(i) as usize,
+                row: i,
+                m,
+                inv_m: 1.0 / m as f64,
+                half_sf_over_m: 0.5 * s_f / m as f64,
+                half_ln_4m: 0.5 * ln(4.0 * m as f64),
+                h_ref: ln(m as f64) - s_f / m as f64,
+                y: 0.0,
+                ref_mask: mask_of(f),
+                la0: m as f64 * la[0],
+                n0: (m / f.iter().fold(m, |g, &x| gcd(g, x as u64))) as usize,
+            });
         }
-        for r in 0..nr {
-            let a = acc[r * ng + g];
-            let idx = g * nr + r;
-            values[0][idx] = a.jsd / ni;
-            values[2][idx] = a.kl / ni;
-            values[3][idx] = a.maj / ni;
-            // Undefined when either side is constant: exactly (all y equal), or x's variance is
-            // nothing but rounding (at N = 1 every x is exactly 0, so sxx = vx = 0).
-            let constant = ymin[g] == ymax[g] || items[g] < 2;
-            if !constant {
-                let cov = a.sxy - a.sx * sy[g] / ni;
-                let vx = a.sxx - a.sx * a.sx / ni;
-                let vy = syy[g] - sy[g] * sy[g] / ni;
-                if vx > 1e-12 * a.sxx && vy > 0.0 {
-                    values[1][idx] = (cov / libm::sqrt(vx * vy)).clamp(-1.0, 1.0);
+        // Reference entropies are the y side of entropy_corr; centre them for stable sums.
+        let ybar = items_pre.iter().map(|it| it.h_ref).sum::<f64>() / items_pre.len().max(1) as f64;
+        let mut items = vec![0u32; ng];
+        let (mut sy, mut syy) = (vec![0.0; ng], vec![0.0; ng]);
+        let (mut ymin, mut ymax) = (vec![f64::INFINITY; ng], vec![f64::NEG_INFINITY; ng]);
+        for it in items_pre.iter_mut() {
+            it.y = it.h_ref - ybar;
+            for (g, &n) in grid.iter().enumerate() {
+                if n as usize <= it.len {
+                    items[g] += 1;
+                    sy[g] += it.y;
+                    syy[g] += it.y * it.y;
+                    ymin[g] = ymin[g].min(it.y);
+                    ymax[g] = ymax[g].max(it.y);
                 }
             }
         }
+        let dla: Vec<f64> = la.windows(2).map(|w| w[1] - w[0]).collect();
+        let inv_ties: Vec<f64> = (0..=MAX_CLASSES).map(|t| 1.0 / t as f64).collect();
+        let dg: Vec<f64> = (0..nmax as u64)
+            .map(|c| g_tab.get(c + 1) - g_tab.get(c))
+            .collect();
+        Prep {
+            k,
+            nmax,
+            covered: g_tab.covers(2 * nmax as u64 * ref_max),
+            g_tab,
+            dla,
+            dg,
+            ln_nka,
+            ln_n,
+            inv_n,
+            inv_ties,
+            grid_at,
+            items_pre,
+            items,
+            sy,
+            syy,
+            ymin,
+            ymax,
+        }
     }
-    (items, values)
+
+    /// `values[metric][g * nr + r]` for the repeats in `repeats` (NaN = undefined), on the tables
+    /// `pool` and `reference` that [`Prep::new`] was given. Repeat r always uses stream r, so any
+    /// split of the repeats gives the same values.
+    pub(super) fn run(
+        &self,
+        pool: &VoteTable,
+        reference: &VoteTable,
+        repeats: std::ops::Range<u32>,
+        seed: u64,
+        progress: &mut impl FnMut(usize, usize),
+    ) -> [Vec<f64>; 4] {
+        let (k, nmax, ng, nr) = (self.k, self.nmax, self.items.len(), repeats.len());
+        let (items, sy, syy, ymin, ymax) =
+            (&self.items, &self.sy, &self.syy, &self.ymin, &self.ymax);
+        let tables = Tables {
+            dla: &self.dla,
+            dg: &self.dg,
+            ln_nka: &self.ln_nka,
+            ln_n: &self.ln_n,
+            inv_n: &self.inv_n,
+            inv_ties: &self.inv_ties,
+            grid_at: &self.grid_at,
+        };
+        let args = (
+            pool,
+            reference,
+            self.items_pre.as_slice(),
+            &tables,
+            k,
+            ng,
+            nr,
+            nmax,
+            seed,
+            repeats.start,
+        );
+        // A compile-time class count lets the compiler unroll the per-class loops for common K.
+        let gc = Covered(self.g_tab.as_slice());
+        let acc = match (k, self.covered) {
+            (2, true) => accumulate::<2, 2, _>(gc, args, progress),
+            (3, true) => accumulate::<3, 3, _>(gc, args, progress),
+            (4, true) => accumulate::<4, 4, _>(gc, args, progress),
+            (5, true) => accumulate::<5, 5, _>(gc, args, progress),
+            (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, progress),
+            (_, false) => accumulate::<0, MAX_CLASSES, _>(&self.g_tab, args, progress),
+        };
+        let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
+        for g in 0..ng {
+            let ni = items[g] as f64;
+            if items[g] == 0 {
+                continue;
+            }
+            for r in 0..nr {
+                let a = acc[r * ng + g];
+                let idx = g * nr + r;
+                values[0][idx] = a.jsd / ni;
+                values[2][idx] = a.kl / ni;
+                values[3][idx] = a.maj / ni;
+                // Undefined when either side is constant: exactly (all y equal), or x's variance is
+                // nothing but rounding (at N = 1 every x is exactly 0, so sxx = vx = 0).
+                let constant = ymin[g] == ymax[g] || items[g] < 2;
+                if !constant {
+                    let cov = a.sxy - a.sx * sy[g] / ni;
+                    let vx = a.sxx - a.sx * a.sx / ni;
+                    let vy = syy[g] - sy[g] * sy[g] / ni;
+                    if vx > 1e-12 * a.sxx && vy > 0.0 {
+                        values[1][idx] = (cov / libm::sqrt(vx * vy)).clamp(-1.0, 1.0);
+                    }
+                }
+            }
+        }
+        values
+    }
 }
 
 /// `x ln x` for integers: a plain slice when the table covers every argument (checked once),

@@ -315,57 +315,95 @@ pub fn compute_repeats(
     range: std::ops::Range<u32>,
     progress: &mut impl FnMut(usize, usize),
 ) -> Result<Curves, CurveError> {
-    if cfg.repeats == 0 || range.is_empty() || range.end > cfg.repeats {
-        return Err(CurveError::NoRepeats);
+    Prepared::new(table, cfg)?.repeats(range, progress)
+}
+
+/// Everything [`compute`] needs before the first repeat — the checks, the held-out split, the grid,
+/// the engine's tables and per-item constants — done once, so that threads computing different
+/// repeats share it ([`Prepared::repeats`] takes `&self`; the CLI's threads do this).
+pub struct Prepared<'a> {
+    table: &'a VoteTable,
+    repeats: u32,
+    seed: u64,
+    alpha: f64,
+    split: Option<HeldOutSplit>,
+    grid: Vec<u32>,
+    engine: engine::Prep,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(table: &'a VoteTable, cfg: &CurveConfig) -> Result<Self, CurveError> {
+        if cfg.repeats == 0 {
+            return Err(CurveError::NoRepeats);
+        }
+        let k = table.num_classes();
+        let alpha = cfg.alpha.unwrap_or(1.0 / k as f64);
+        if !(alpha.is_finite() && alpha > 0.0) {
+            return Err(CurveError::BadAlpha(alpha));
+        }
+        let split = split_for(table, cfg)?;
+        let (pool, reference) = match &split {
+            None => (table, table),
+            Some(s) => (&s.a, &s.b),
+        };
+        let max_votes = pool.max_total();
+        // Said before any work: a million single-vote items would otherwise compute for seconds to
+        // show one point.
+        if max_votes < 2 {
+            return Err(CurveError::OneVoteEach);
+        }
+        let mut grid: Vec<u32> = if cfg.grid.is_empty() {
+            (1..=max_votes).collect()
+        } else {
+            cfg.grid.clone()
+        };
+        grid.sort_unstable();
+        grid.dedup();
+        if grid.first() == Some(&0) {
+            return Err(CurveError::ZeroN);
+        }
+        grid.retain(|&n| n <= max_votes);
+        if grid.is_empty() {
+            return Err(CurveError::NothingToCompute { max_votes });
+        }
+        let engine = engine::Prep::new(pool, reference, &grid, alpha);
+        Ok(Prepared {
+            table,
+            repeats: cfg.repeats,
+            seed: cfg.seed,
+            alpha,
+            split,
+            grid,
+            engine,
+        })
     }
-    let k = table.num_classes();
-    let alpha = cfg.alpha.unwrap_or(1.0 / k as f64);
-    if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(CurveError::BadAlpha(alpha));
+
+    /// The repeats in `range` (of the config's repeats), as [`compute_repeats`] computes them.
+    pub fn repeats(
+        &self,
+        range: std::ops::Range<u32>,
+        progress: &mut impl FnMut(usize, usize),
+    ) -> Result<Curves, CurveError> {
+        if range.is_empty() || range.end > self.repeats {
+            return Err(CurveError::NoRepeats);
+        }
+        let (pool, reference, heldout_excluded) = match &self.split {
+            None => (self.table, self.table, 0),
+            Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
+        };
+        let values = self
+            .engine
+            .run(pool, reference, range.clone(), self.seed, progress);
+        Ok(Curves {
+            grid: self.grid.clone(),
+            repeats: range.len() as u32,
+            first_repeat: range.start,
+            items: self.engine.items.clone(),
+            heldout_excluded,
+            alpha: self.alpha,
+            values,
+        })
     }
-    let split = split_for(table, cfg)?;
-    let (pool, reference, heldout_excluded) = match &split {
-        None => (table, table, 0),
-        Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
-    };
-    let max_votes = pool.max_total();
-    // Said before any work: a million single-vote items would otherwise compute for seconds to
-    // show one point.
-    if max_votes < 2 {
-        return Err(CurveError::OneVoteEach);
-    }
-    let mut grid: Vec<u32> = if cfg.grid.is_empty() {
-        (1..=max_votes).collect()
-    } else {
-        cfg.grid.clone()
-    };
-    grid.sort_unstable();
-    grid.dedup();
-    if grid.first() == Some(&0) {
-        return Err(CurveError::ZeroN);
-    }
-    grid.retain(|&n| n <= max_votes);
-    if grid.is_empty() {
-        return Err(CurveError::NothingToCompute { max_votes });
-    }
-    let (items, values) = engine::run(
-        pool,
-        reference,
-        &grid,
-        range.clone(),
-        cfg.seed,
-        alpha,
-        progress,
-    );
-    Ok(Curves {
-        grid,
-        repeats: range.len() as u32,
-        first_repeat: range.start,
-        items,
-        heldout_excluded,
-        alpha,
-        values,
-    })
 }
 
 #[cfg(test)]
