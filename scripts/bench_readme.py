@@ -5,6 +5,9 @@ numbers and the goal verdicts there are the run's, never typed.
     bench_readme.py curves  OUTPUT README.md    (scripts/bench.sh --readme)
     bench_readme.py trainer OUTPUT README.md    (scripts/bench-trainer.sh --readme)
     bench_readme.py large   OUTPUT README.md    (scripts/bench-large.sh --readme; no goal, output only)
+    bench_readme.py --block NAME FILE README.md (FILE's text as the block between
+                                                 `<!-- NAME:begin -->` and `<!-- NAME:end -->`;
+                                                 scripts/readme-cli-example.sh)
 
 The block sits between `<!-- bench:KIND:begin -->` and `<!-- bench:KIND:end -->`: the run's output
 verbatim, then a table of issue 12's goals with what this run measured and whether each is met.
@@ -66,7 +69,22 @@ def trainer_rows(out):
     return [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
 
 
+def write_block(readme_path, name, lines):
+    """Replaces what stands between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in the README."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    text = open(readme_path, encoding="utf-8").read()
+    a, b = text.find(begin), text.find(end)
+    if a < 0 or b < a:
+        raise SystemExit(f"bench_readme: {readme_path} has no {begin} … {end} block")
+    text = text[: a + len(begin)] + "\n" + "\n".join(lines) + "\n" + text[b:]
+    open(readme_path, "w", encoding="utf-8").write(text)
+
+
 def main():
+    if sys.argv[1] == "--block":
+        name, path, readme_path = sys.argv[2:5]
+        write_block(readme_path, name, [open(path, encoding="utf-8").read().strip()])
+        return
     kind, out_path, readme_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read().strip()
     rows = {"curves": curves_rows, "trainer": trainer_rows, "large": lambda _: []}[kind](out)
@@ -76,13 +94,7 @@ def main():
     if rows:
         block += ["", "| goal | target | this run | |", "|---|---|---|---|"]
         block += [f"| {g} | {t} | {r} | {verdict(ok)} |" for g, t, r, ok in rows]
-    begin, end = f"<!-- bench:{kind}:begin -->", f"<!-- bench:{kind}:end -->"
-    text = open(readme_path, encoding="utf-8").read()
-    a, b = text.find(begin), text.find(end)
-    if a < 0 or b < a:
-        raise SystemExit(f"bench_readme: {readme_path} has no {begin} … {end} block")
-    text = text[: a + len(begin)] + "\n" + "\n".join(block) + "\n" + text[b:]
-    open(readme_path, "w", encoding="utf-8").write(text)
+    write_block(readme_path, f"bench:{kind}", block)
 
 
 if __name__ == "__main__":

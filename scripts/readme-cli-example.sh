@@ -14,24 +14,21 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" curves --votes "$votes" --n 1,10,100 --format csv >"$tmp/example.csv" 2>/dev/null
 "$bin" curves --votes "$votes" --format json --target 0.9 >"$tmp/full.json" 2>/dev/null
 "$bin" curves --votes "$votes" --format json --target 0.9 --heldout 0.2 >"$tmp/heldout.json" 2>/dev/null
-python3 - "$tmp" README.md <<'PY'
+python3 - "$tmp" >"$tmp/block.md" <<'PY'
 import json, sys
-tmp, readme = sys.argv[1], sys.argv[2]
+tmp = sys.argv[1]
 def points(name):
     s = json.load(open(f"{tmp}/{name}.json"))["saturation"]
     return s["kl"], s["entropy_corr"]
 (kl, ec), (hkl, hec) = points("full"), points("heldout")
 fmt = lambda p: f"N={p['n']} (95% of repeats {p['lo']}–{p['hi']})"
 fmt_short = lambda p: f"N={p['n']} ({p['lo']}–{p['hi']})"
-block = ["```", open(f"{tmp}/example.csv").read().strip(), "```", "",
-         "From the JSON output of the same CLI (every N, `--target 0.9`), target-side 90% points on ChaosNLI-SNLI:",
-         f"`kl` {fmt(kl)}, `entropy_corr` {fmt_short(ec)}; with `--heldout 0.2`: `kl` {fmt_short(hkl)}, "
-         f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model."]
-text = open(readme, encoding="utf-8").read()
-begin, end = "<!-- cli-example:begin -->", "<!-- cli-example:end -->"
-a, b = text.find(begin), text.find(end)
-if a < 0 or b < a:
-    raise SystemExit(f"{readme} has no {begin} … {end} block")
-open(readme, "w", encoding="utf-8").write(text[: a + len(begin)] + "\n" + "\n".join(block) + "\n" + text[b:])
+print("```")
+print(open(f"{tmp}/example.csv").read().strip())
+print("```\n")
+print("From the JSON output of the same CLI (every N, `--target 0.9`), target-side 90% points on ChaosNLI-SNLI:")
+print(f"`kl` {fmt(kl)}, `entropy_corr` {fmt_short(ec)}; with `--heldout 0.2`: `kl` {fmt_short(hkl)}, "
+      f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model.")
 PY
+python3 scripts/bench_readme.py --block cli-example "$tmp/block.md" README.md
 echo "README's CLI example rewritten"

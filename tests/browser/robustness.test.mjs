@@ -16,36 +16,28 @@ before(async () => {
 });
 after(async () => { await ctx?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
-/** A wide file of `items` rows written in pieces (5–100 votes per item, 3 classes). */
-/** `items` rows of one vote each with the shortest ids: the most items per megabyte. */
-function shortRows(name, items) {
+/** A file of `header` and `items` rows (`row(i)`, newline included), written in pieces. */
+function writeRows(name, header, items, row) {
   const file = path.join(dir, name);
   const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, 'item_id,a,b\n');
+  fs.writeSync(fd, header);
   for (let start = 0; start < items; start += 100_000) {
     const rows = [];
-    for (let i = start; i < Math.min(items, start + 100_000); i++) rows.push(`${i.toString(36)},1,0\n`);
+    for (let i = start; i < Math.min(items, start + 100_000); i++) rows.push(row(i));
     fs.writeSync(fd, rows.join(''));
   }
   fs.closeSync(fd);
   return file;
 }
 
-function wideFile(name, items) {
-  const file = path.join(dir, name);
-  const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, 'item_id,a,b,c\n');
-  for (let start = 0; start < items; start += 100_000) {
-    const rows = [];
-    for (let i = start; i < Math.min(items, start + 100_000); i++) {
-      const t = 5 + (i * 37) % 96, a = (i * 7) % (t + 1), b = (i * 13) % (t - a + 1);
-      rows.push(`item-${String(i).padStart(8, '0')},${a},${b},${t - a - b}\n`);
-    }
-    fs.writeSync(fd, rows.join(''));
-  }
-  fs.closeSync(fd);
-  return file;
-}
+/** `items` rows of one vote each with the shortest ids: the most items per megabyte. */
+const shortRows = (name, items) => writeRows(name, 'item_id,a,b\n', items, (i) => `${i.toString(36)},1,0\n`);
+
+/** A wide file of `items` rows (5–100 votes per item, 3 classes). */
+const wideFile = (name, items) => writeRows(name, 'item_id,a,b,c\n', items, (i) => {
+  const t = 5 + (i * 37) % 96, a = (i * 7) % (t + 1), b = (i * 13) % (t - a + 1);
+  return `item-${String(i).padStart(8, '0')},${a},${b},${t - a - b}\n`;
+});
 
 const stats = (page) => page.locator('#stats').textContent();
 
