@@ -4,16 +4,20 @@
 //! - [`split`]: the item split of a split seed, and the seeds' names and stream keys;
 //! - [`arms`]: an arm's training targets from an item's N subsampled votes;
 //! - [`baselines`]: the constant and nearest-neighbour predictors every arm is compared with;
-//! - [`mlp`]: ~110 MLP heads trained as one batched candle model, with a fused AdamW (threaded
-//!   natively, serial in wasm32) and early stopping;
+//! - [`mlp`]: ~110 MLP heads trained as one batched model, with early stopping;
+//! - [`first_layer`]: the heads' stacked first layer, forward and backward outside candle's
+//!   autograd (candle's own GEMM calls into reused buffers, bit for bit);
+//! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);
 //! - [`eval`]: metrics of predictions through annosat-core, and the temperature fit;
 //! - [`group`]: one (split seed, model seed) group — every arm × N — from a [`Dataset`];
 //! - [`features`]: the f16 head features a group trains on, as exported beside the sweep.
 
+pub mod adamw;
 pub mod arms;
 pub mod baselines;
 pub mod eval;
 pub mod features;
+pub mod first_layer;
 pub mod group;
 pub mod mlp;
 pub mod split;

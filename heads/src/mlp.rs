@@ -1,8 +1,11 @@
-//! Many small MLP heads trained at once on the same features, as one batched candle model.
+//! Many small MLP heads trained at once on the same features, as one batched model.
 //!
-//! A sweep trains ~110 heads per (split, model seed) — every trained arm at every N — on the same
+//! A sweep trains ~130 heads per (split, model seed) — every trained arm at every N — on the same
 //! input rows. Stacking them makes the first layer one wide matmul, `X · [W1_1 … W1_M]`, and the second
-//! a batched matmul over heads, so both cores stay busy on large GEMMs instead of 110 tiny ones.
+//! a batched matmul over heads, so both cores stay busy on large GEMMs instead of 130 tiny ones.
+//! The first layer runs outside candle's autograd ([`crate::first_layer`]: candle would also compute
+//! the gradient of the input rows, a third GEMM as large as the forward); the second layer and the
+//! loss are candle's, and hand their gradient at the hidden units to the first layer.
 //! The heads never interact: the loss is the sum of per-head losses, and AdamW is element-wise, so
 //! each head follows exactly the trajectory it would alone (with the shared minibatch order).
 //!
@@ -12,10 +15,11 @@
 //! (against its own validation targets from the same N votes); stop when no head improved for
 //! `patience` epochs. No dropout: it would need candle's unseeded RNG and break bit-identical reruns.
 
+use crate::adamw::{AdamW, Moments};
+use crate::first_layer::{Activations, FirstLayer, Gradients};
 use annosat_core::sample;
 use anyhow::Result;
-use candle_core::backprop::GradStore;
-use candle_core::{DType, Device, Tensor, Var, D};
+use candle_core::{Device, Tensor, Var, D};
 use candle_nn::ParamsAdamW;
 use rand::RngCore;
 
@@ -27,10 +31,13 @@ pub use annosat_core::models::HeadConfig;
 
 /// Inputs shared by a group of heads: row-major features of the train/val/test items.
 pub struct Inputs {
-    pub x_train: Tensor,
-    pub x_val: Tensor,
-    pub x_test: Tensor,
+    pub x_train: Vec<f32>,
+    pub x_val: Vec<f32>,
+    pub x_test: Vec<f32>,
+    pub width: usize,
     pub k: usize,
+    /// Where the second layers' candle tensors live (the first layer is plain memory).
+    pub dev: Device,
 }
 
 impl Inputs {
@@ -41,19 +48,25 @@ impl Inputs {
         k: usize,
         dev: &Device,
     ) -> Result<Self> {
-        let take = |rows: &[usize]| -> Result<Tensor> {
+        let take = |rows: &[usize]| -> Vec<f32> {
             let mut v = Vec::with_capacity(rows.len() * width);
             for &r in rows {
                 v.extend_from_slice(&features[r * width..(r + 1) * width]);
             }
-            Ok(Tensor::from_vec(v, (rows.len(), width), dev)?)
+            v
         };
         Ok(Inputs {
-            x_train: take(&split[0])?,
-            x_val: take(&split[1])?,
-            x_test: take(&split[2])?,
+            x_train: take(&split[0]),
+            x_val: take(&split[1]),
+            x_test: take(&split[2]),
+            width,
             k,
+            dev: dev.clone(),
         })
+    }
+
+    fn rows(&self, x: &[f32]) -> usize {
+        x.len() / self.width.max(1)
     }
 }
 
@@ -88,13 +101,12 @@ pub trait TrainTargets {
     }
 }
 
+/// The heads' weights: the stacked first layers as plain memory ([`FirstLayer`]), the second
+/// layers as candle variables (their batched matmul and the loss stay candle's autograd).
 struct Params {
-    w1: Var,
-    b1: Var,
+    first: FirstLayer,
     w2: Var,
     b2: Var,
-    m: usize,
-    h: usize,
 }
 
 impl Params {
@@ -123,106 +135,35 @@ impl Params {
         }
         let rep = |v: &[f32]| -> Vec<f32> { (0..m).flat_map(|_| v.iter().copied()).collect() };
         Ok(Params {
-            w1: Var::from_tensor(&Tensor::from_vec(w1m, (d, m * h), dev)?)?,
-            b1: Var::from_tensor(&Tensor::from_vec(rep(&b1), m * h, dev)?)?,
+            first: FirstLayer {
+                w1: w1m,
+                b1: rep(&b1),
+                d,
+                heads: m,
+                hidden: h,
+            },
             w2: Var::from_tensor(&Tensor::from_vec(rep(&w2), (m, h, k), dev)?)?,
             b2: Var::from_tensor(&Tensor::from_vec(rep(&b2), (m, 1, k), dev)?)?,
-            m,
-            h,
         })
     }
 
-    /// `(m, rows, k)` logits.
-    fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let b = x.dim(0)?;
-        let hid = x
-            .matmul(self.w1.as_tensor())?
-            .broadcast_add(self.b1.as_tensor())?
-            .relu()?;
-        let hid = hid
-            .reshape((b, self.m, self.h))?
-            .transpose(0, 1)?
-            .contiguous()?;
-        Ok(hid
+    /// The second layers on `act`'s hidden units: `(hid, logits)`, `hid` a `(m, rows, h)` variable
+    /// (so the backward pass stops there and hands its gradient to the first layer) and the logits
+    /// `(m, rows, k)`.
+    fn second(&self, act: &Activations, rows: usize) -> Result<(Var, Tensor)> {
+        let (m, h) = (self.first.heads, self.first.hidden);
+        let hid = Var::from_slice(&act.hid, (m, rows, h), self.w2.device())?;
+        let logits = hid
+            .as_tensor()
             .matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?)
-    }
-}
-
-/// AdamW as candle-nn's `AdamW::step` computes it, bit for bit, but fused: one threaded pass per
-/// variable instead of about fifteen tensor operations that each allocate a fresh buffer (the sweep's
-/// 1.8M first-layer weights made those passes the bulk of its time). Every element follows exactly
-/// candle's sequence of f32 operations — `t * s` is `t * s + 0`, `t + s` is `t * 1 + s`, scalars
-/// are rounded from f64 once — so the results are identical (the committed exports check it).
-struct FusedAdamW {
-    vars: Vec<(Var, Vec<f32>, Vec<f32>)>,
-    p: ParamsAdamW,
-    step_t: i32,
-}
-
-impl FusedAdamW {
-    fn new(vars: Vec<Var>, p: ParamsAdamW) -> Self {
-        let vars = vars
-            .into_iter()
-            .map(|v| {
-                let n = v.elem_count();
-                (v, vec![0f32; n], vec![0f32; n])
-            })
-            .collect();
-        FusedAdamW { vars, p, step_t: 0 }
+            .broadcast_add(self.b2.as_tensor())?;
+        Ok((hid, logits))
     }
 
-    fn step(&mut self, grads: &GradStore) -> Result<()> {
-        self.step_t += 1;
-        let p = &self.p;
-        let f = |x: f64| x as f32;
-        let (b1, b2) = (f(p.beta1), f(p.beta2));
-        let (one_b1, one_b2) = (f(1.0 - p.beta1), f(1.0 - p.beta2));
-        let scale_m = f(1.0 / (1.0 - p.beta1.powi(self.step_t)));
-        let scale_v = f(1.0 / (1.0 - p.beta2.powi(self.step_t)));
-        let decay = f(1.0 - p.lr * p.weight_decay);
-        let (eps, lr) = (f(p.eps), f(p.lr));
-        for (var, m, v) in self.vars.iter_mut() {
-            let Some(g) = grads.get(var.as_tensor()) else {
-                continue;
-            };
-            let g = g.flatten_all()?.to_vec1::<f32>()?;
-            let mut theta = var.as_tensor().flatten_all()?.to_vec1::<f32>()?;
-            let update = move |t: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]| {
-                for i in 0..t.len() {
-                    let gi = g[i];
-                    let nm = (m[i] * b1 + 0.0) + (gi * one_b1 + 0.0);
-                    let nv = (v[i] * b2 + 0.0) + ((gi * gi) * one_b2 + 0.0);
-                    let m_hat = nm * scale_m + 0.0;
-                    let v_hat = nv * scale_v + 0.0;
-                    let nt = t[i] * decay + 0.0;
-                    let adj = m_hat / (v_hat.sqrt() * 1.0 + eps);
-                    m[i] = nm;
-                    v[i] = nv;
-                    t[i] = nt - (adj * lr + 0.0);
-                }
-            };
-            // Element-wise, so chunking never changes a bit. wasm32-unknown-unknown has no threads.
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-                let chunk = theta.len().div_ceil(threads).max(1 << 14);
-                std::thread::scope(|s| {
-                    for (((t, m), v), g) in theta
-                        .chunks_mut(chunk)
-                        .zip(m.chunks_mut(chunk))
-                        .zip(v.chunks_mut(chunk))
-                        .zip(g.chunks(chunk))
-                    {
-                        s.spawn(move || update(t, m, v, g));
-                    }
-                });
-            }
-            #[cfg(target_arch = "wasm32")]
-            update(&mut theta, m, v, &g);
-            var.set(&Tensor::from_vec(theta, var.shape(), var.device())?)?;
-        }
-        Ok(())
+    /// `(m, rows, k)` logits, without gradients (validation and test items).
+    fn forward(&self, x: &[f32], rows: usize, act: &mut Activations) -> Result<Tensor> {
+        self.first.forward(x, rows, act);
+        Ok(self.second(act, rows)?.1)
     }
 }
 
@@ -260,18 +201,26 @@ pub fn train(
     model_seed: u64,
     mut on_epoch: impl FnMut(EpochReport),
 ) -> Result<Vec<HeadOut>> {
-    let dev = inputs.x_train.device().clone();
-    let (n_tr, d) = inputs.x_train.dims2()?;
-    let (n_val, n_test, k) = (inputs.x_val.dim(0)?, inputs.x_test.dim(0)?, inputs.k);
-    let p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed, &dev)?;
-    let mut opt = FusedAdamW::new(
-        vec![p.w1.clone(), p.b1.clone(), p.w2.clone(), p.b2.clone()],
-        ParamsAdamW {
-            lr: cfg.lr,
-            weight_decay: cfg.weight_decay,
-            ..Default::default()
-        },
+    let dev = inputs.dev.clone();
+    let (d, k) = (inputs.width, inputs.k);
+    let (n_tr, n_val, n_test) = (
+        inputs.rows(&inputs.x_train),
+        inputs.rows(&inputs.x_val),
+        inputs.rows(&inputs.x_test),
     );
+    let mut p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed, &dev)?;
+    let mut opt = AdamW::new(ParamsAdamW {
+        lr: cfg.lr,
+        weight_decay: cfg.weight_decay,
+        ..Default::default()
+    });
+    let mut moments = [
+        p.first.w1.len(),
+        p.first.b1.len(),
+        p.w2.elem_count(),
+        p.b2.elem_count(),
+    ]
+        .map(Moments::new);
     let val_t = Tensor::from_slice(val_targets, (m, n_val, k), &dev)?;
     let mut buf = vec![0f32; m * n_tr * k];
     let mut outs: Vec<HeadOut> = (0..m)
@@ -284,39 +233,55 @@ pub fn train(
         })
         .collect();
     let mut best = vec![f32::INFINITY; m];
-    let first: Vec<usize> = (0..m)
+    let first_epoch: Vec<usize> = (0..m)
         .map(|j| targets.first_eligible(j).min(cfg.epochs.saturating_sub(1)))
         .collect();
     let mut since_improved = 0;
+    let (mut act, mut grads, mut xb) = (Activations::default(), Gradients::default(), Vec::new());
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
         let t_all = Tensor::from_slice(&buf, (m, n_tr, k), &dev)?;
         let order = epoch_order(n_tr, split_seed, model_seed, epoch);
         let mut train_sum = vec![0f32; m];
         for idx in order.chunks(cfg.batch) {
+            xb.clear();
+            for &i in idx {
+                xb.extend_from_slice(&inputs.x_train[i as usize * d..(i as usize + 1) * d]);
+            }
             let idx_t = Tensor::from_slice(idx, idx.len(), &dev)?;
-            let xb = inputs.x_train.index_select(&idx_t, 0)?;
             let tb = t_all.index_select(&idx_t, 1)?;
-            let per_head = per_head_ce(&p.forward(&xb)?, &tb)?;
-            let loss = per_head.sum_all()?;
-            opt.step(&loss.backward()?)?;
+            p.first.forward(&xb, idx.len(), &mut act);
+            let (hid, logits) = p.second(&act, idx.len())?;
+            let per_head = per_head_ce(&logits, &tb)?;
+            let store = per_head.sum_all()?.backward()?;
+            let grad_hid = store
+                .get(hid.as_tensor())
+                .expect("the loss depends on the hidden units")
+                .flatten_all()?
+                .to_vec1::<f32>()?;
+            p.first.backward(&xb, &act, &grad_hid, &mut grads);
+            let step = opt.next_step();
+            let [m1, mb1, m2, mb2] = &mut moments;
+            step.apply(&mut p.first.w1, m1, &grads.w1);
+            step.apply(&mut p.first.b1, mb1, &grads.b1);
+            step.apply_var(&p.w2, m2, &store)?;
+            step.apply_var(&p.b2, mb2, &store)?;
             for (s, l) in train_sum.iter_mut().zip(per_head.to_vec1::<f32>()?) {
                 *s += l * idx.len() as f32;
             }
         }
-        let val_logits = p.forward(&inputs.x_val)?;
+        let val_logits = p.forward(&inputs.x_val, n_val, &mut act)?;
         let val_loss = per_head_ce(&val_logits, &val_t)?.to_vec1::<f32>()?;
         let val_flat = val_logits.flatten_all()?.to_vec1::<f32>()?;
         let test_flat = p
-            .forward(&inputs.x_test)?
-            .to_dtype(DType::F32)?
+            .forward(&inputs.x_test, n_test, &mut act)?
             .flatten_all()?
             .to_vec1::<f32>()?;
         let mut improved = false;
         for (j, o) in outs.iter_mut().enumerate() {
             o.train_loss.push(train_sum[j] / n_tr as f32);
             o.val_loss.push(val_loss[j]);
-            if epoch >= first[j] && val_loss[j] < best[j] {
+            if epoch >= first_epoch[j] && val_loss[j] < best[j] {
                 best[j] = val_loss[j];
                 improved = true;
                 o.best_epoch = epoch;
@@ -430,55 +395,5 @@ mod tests {
         for (a, b) in both[1].test_logits.iter().zip(&one[0].test_logits) {
             assert!((a - b).abs() < 1e-4, "{a} vs {b}");
         }
-    }
-}
-
-#[cfg(test)]
-mod fused_tests {
-    use super::*;
-    use candle_nn::{AdamW, Optimizer};
-
-    #[test]
-    fn fused_adamw_equals_candles_adamw_bit_for_bit() {
-        let dev = Device::Cpu;
-        let init: Vec<f32> = (0..50_000)
-            .map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 377.0)
-            .collect();
-        let x = Tensor::from_vec(
-            (0..50_000)
-                .map(|i| (i % 13) as f32 / 7.0 - 0.9)
-                .collect::<Vec<f32>>(),
-            50_000,
-            &dev,
-        )
-        .unwrap();
-        let params = ParamsAdamW {
-            lr: 1e-3,
-            weight_decay: 1e-2,
-            ..Default::default()
-        };
-        let (a, b) = (
-            Var::from_tensor(&Tensor::from_vec(init.clone(), 50_000, &dev).unwrap()).unwrap(),
-            Var::from_tensor(&Tensor::from_vec(init, 50_000, &dev).unwrap()).unwrap(),
-        );
-        let mut theirs = AdamW::new(vec![a.clone()], params.clone()).unwrap();
-        let mut ours = FusedAdamW::new(vec![b.clone()], params);
-        for _ in 0..5 {
-            let loss = |v: &Var| {
-                (v.as_tensor().sqr().unwrap() * &x)
-                    .unwrap()
-                    .sin()
-                    .unwrap()
-                    .sum_all()
-                    .unwrap()
-            };
-            theirs.backward_step(&loss(&a)).unwrap();
-            ours.step(&loss(&b).backward().unwrap()).unwrap();
-        }
-        let (va, vb) = (
-            a.as_tensor().to_vec1::<f32>().unwrap(),
-            b.as_tensor().to_vec1::<f32>().unwrap(),
-        );
-        assert!(va.iter().zip(&vb).all(|(p, q)| p.to_bits() == q.to_bits()));
     }
 }

@@ -1,0 +1,201 @@
+//! The stacked heads' first layer, `relu(X · [W1_1 … W1_M] + b1)`, forward and backward outside
+//! candle's autograd.
+//!
+//! Why: candle's matmul backward always computes the gradient of both operands, so training through
+//! `X · W1` spent a third GEMM as large as the forward on `grad · W1ᵀ`, the gradient of the input
+//! rows, which are data and never used; and the step's bias add, ReLU and their backward each
+//! allocated, zeroed and copied 64 × 8,448-float buffers, and the optimiser copied the 2.2 M weights
+//! in and out of tensors. Here the two GEMMs that matter write into buffers reused across steps, and
+//! the optimiser updates the weights in place.
+//!
+//! Bit-identical to the candle graph it replaces (the committed exports regenerate byte for byte,
+//! trainer/tests/sweep.rs): [`matmul`] makes the gemm call candle's CPU matmul makes — same shapes,
+//! strides, alpha/beta and parallelism — and each elementwise step repeats candle's f32 operations
+//! in candle's order: `z = (X·W1) + b1`, `max(z, 0)`; backward `0 + g · [z ≥ 0]`, the bias gradient
+//! summed over rows in row order from 0, and the weights' gradient as candle's `Xᵀ · dZ` (Xᵀ a
+//! strided view, not a copy).
+
+/// The first layers of `heads` heads of `hidden` units each over `d` inputs, stacked: `w1` is
+/// `(d, heads · hidden)` row-major, head j's units in columns `j·hidden .. (j+1)·hidden`.
+pub struct FirstLayer {
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub d: usize,
+    pub heads: usize,
+    pub hidden: usize,
+}
+
+/// One forward pass's results, kept for the backward pass; reused across steps.
+#[derive(Default)]
+pub struct Activations {
+    rows: usize,
+    /// `(rows, heads · hidden)`: pre-activations `X·W1 + b1` (the ReLU's mask comes from them).
+    z: Vec<f32>,
+    /// `(heads, rows, hidden)`: `relu(z)` laid out per head, as the second layer's batched matmul
+    /// takes it.
+    pub hid: Vec<f32>,
+}
+
+/// The gradients of one backward pass; reused across steps.
+#[derive(Default)]
+pub struct Gradients {
+    /// `(rows, heads · hidden)`: the gradient at `z`.
+    dz: Vec<f32>,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+}
+
+impl FirstLayer {
+    fn width(&self) -> usize {
+        self.heads * self.hidden
+    }
+
+    /// `x` is `(rows, d)` row-major.
+    pub fn forward(&self, x: &[f32], rows: usize, act: &mut Activations) {
+        let (mh, h) = (self.width(), self.hidden);
+        assert_eq!(x.len(), rows * self.d);
+        act.rows = rows;
+        act.z.resize(rows * mh, 0.0);
+        act.hid.resize(rows * mh, 0.0);
+        // Candle: x.matmul(w1), both contiguous.
+        matmul(
+            (rows, mh, self.d),
+            &mut act.z,
+            (x, 1, self.d),
+            (&self.w1, 1, mh),
+        );
+        for r in 0..rows {
+            let z = &mut act.z[r * mh..(r + 1) * mh];
+            for (c, (zc, b)) in z.iter_mut().zip(&self.b1).enumerate() {
+                *zc += *b;
+                let (j, u) = (c / h, c % h);
+                act.hid[(j * rows + r) * h + u] = zc.max(0.0);
+            }
+        }
+    }
+
+    /// The gradients of `w1` and `b1` from `grad_hid`, the loss's gradient at `act.hid` (same
+    /// layout), for the rows `x` that `act` was computed from.
+    pub fn backward(&self, x: &[f32], act: &Activations, grad_hid: &[f32], g: &mut Gradients) {
+        let (mh, h, rows) = (self.width(), self.hidden, act.rows);
+        assert_eq!(grad_hid.len(), rows * mh);
+        g.dz.resize(rows * mh, 0.0);
+        g.b1.clear();
+        g.b1.resize(mh, 0.0);
+        g.w1.resize(self.d * mh, 0.0);
+        for r in 0..rows {
+            let (z, dz) = (&act.z[r * mh..(r + 1) * mh], &mut g.dz[r * mh..(r + 1) * mh]);
+            for c in 0..mh {
+                let (j, u) = (c / h, c % h);
+                let mask = if z[c] >= 0.0 { 1.0f32 } else { 0.0 };
+                // Candle's relu backward, `0 + grad · (z ≥ 0)`, then the bias sum in row order.
+                dz[c] = 0.0 + grad_hid[(j * rows + r) * h + u] * mask;
+                g.b1[c] += dz[c];
+            }
+        }
+        // Candle: x.t().matmul(dz) — lhs (d, rows) read through strides (column stride d, row
+        // stride 1), no copy.
+        matmul((self.d, mh, rows), &mut g.w1, (x, self.d, 1), (&g.dz, 1, mh));
+    }
+}
+
+/// `dst = lhs · rhs` for row-major `dst` of `(m, n)`, reducing over `k`; `lhs` and `rhs` are given
+/// with their column and row strides. The gemm call candle-core 0.11's CPU matmul makes (alpha 0,
+/// beta 1, its thread count), so the results are candle's bit for bit.
+pub fn matmul(
+    (m, n, k): (usize, usize, usize),
+    dst: &mut [f32],
+    (lhs, lhs_cs, lhs_rs): (&[f32], usize, usize),
+    (rhs, rhs_cs, rhs_rs): (&[f32], usize, usize),
+) {
+    assert!(dst.len() >= m * n);
+    assert!(m == 0 || k == 0 || lhs.len() > (m - 1) * lhs_rs + (k - 1) * lhs_cs);
+    assert!(n == 0 || k == 0 || rhs.len() > (k - 1) * rhs_rs + (n - 1) * rhs_cs);
+    let threads = candle_core::utils::get_num_threads();
+    let parallelism = if threads > 1 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
+    // SAFETY: the asserts above keep every index gemm reads or writes inside the slices.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.as_mut_ptr(),
+            1,
+            n as isize,
+            false,
+            lhs.as_ptr(),
+            lhs_cs as isize,
+            lhs_rs as isize,
+            rhs.as_ptr(),
+            rhs_cs as isize,
+            rhs_rs as isize,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            parallelism,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::{Device, Tensor, Var};
+
+    /// The layer against the candle graph it replaces, on shapes like a sweep's (several heads,
+    /// a minibatch, negative and zero pre-activations): forward values and both gradients bit for
+    /// bit.
+    #[test]
+    fn equals_candles_graph_bit_for_bit() {
+        let (rows, d, heads, hidden) = (37, 29, 5, 8);
+        let mh = heads * hidden;
+        let val = |i: usize, s: usize| ((i * s % 97) as f32 - 48.0) / 61.0;
+        let x: Vec<f32> = (0..rows * d).map(|i| val(i, 31)).collect();
+        let w1: Vec<f32> = (0..d * mh).map(|i| val(i, 17) / 4.0).collect();
+        let mut b1: Vec<f32> = (0..mh).map(|i| val(i, 7) / 3.0).collect();
+        b1[3] = 0.0;
+        let upstream: Vec<f32> = (0..rows * mh).map(|i| val(i, 13)).collect();
+        let layer = FirstLayer {
+            w1: w1.clone(),
+            b1: b1.clone(),
+            d,
+            heads,
+            hidden,
+        };
+        let mut act = Activations::default();
+        layer.forward(&x, rows, &mut act);
+        let mut g = Gradients::default();
+        layer.backward(&x, &act, &upstream, &mut g);
+
+        let dev = Device::Cpu;
+        let xt = Tensor::from_slice(&x, (rows, d), &dev).unwrap();
+        let w = Var::from_slice(&w1, (d, mh), &dev).unwrap();
+        let b = Var::from_slice(&b1, mh, &dev).unwrap();
+        let hid = xt
+            .matmul(w.as_tensor())
+            .unwrap()
+            .broadcast_add(b.as_tensor())
+            .unwrap()
+            .relu()
+            .unwrap()
+            .reshape((rows, heads, hidden))
+            .unwrap()
+            .transpose(0, 1)
+            .unwrap()
+            .contiguous()
+            .unwrap();
+        let up = Tensor::from_slice(&upstream, (heads, rows, hidden), &dev).unwrap();
+        let grads = (hid.clone() * up).unwrap().sum_all().unwrap().backward().unwrap();
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        let flat = |t: &Tensor| t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+        assert_eq!(bits(&act.hid), bits(&flat(&hid)));
+        assert_eq!(bits(&g.w1), bits(&flat(grads.get(w.as_tensor()).unwrap())));
+        assert_eq!(bits(&g.b1), bits(&flat(grads.get(b.as_tensor()).unwrap())));
+    }
+}
