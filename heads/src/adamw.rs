@@ -166,8 +166,12 @@ mod tests {
         for _ in 0..5 {
             theirs.backward_step(&loss(a.as_tensor()).unwrap()).unwrap();
             let step = ours.next_step();
-            step.apply_var(&b, &mut mb, &loss(b.as_tensor()).unwrap().backward().unwrap())
-                .unwrap();
+            step.apply_var(
+                &b,
+                &mut mb,
+                &loss(b.as_tensor()).unwrap().backward().unwrap(),
+            )
+            .unwrap();
             let cv = Var::from_slice(&c, 50_000, &dev).unwrap();
             let grads = loss(cv.as_tensor()).unwrap().backward().unwrap();
             let g = grads.get(cv.as_tensor()).unwrap().to_vec1::<f32>().unwrap();

@@ -9,11 +9,13 @@
 //! the optimiser updates the weights in place.
 //!
 //! Bit-identical to the candle graph it replaces (the committed exports regenerate byte for byte,
-//! trainer/tests/sweep.rs): [`matmul`] makes the gemm call candle's CPU matmul makes — same shapes,
+//! trainer/tests/sweep.rs): [`matmul`](crate::matmul::matmul) makes the gemm call candle's CPU matmul makes — same shapes,
 //! strides, alpha/beta and parallelism — and each elementwise step repeats candle's f32 operations
 //! in candle's order: `z = (X·W1) + b1`, `max(z, 0)`; backward `0 + g · [z ≥ 0]`, the bias gradient
 //! summed over rows in row order from 0, and the weights' gradient as candle's `Xᵀ · dZ` (Xᵀ a
 //! strided view, not a copy).
+
+use crate::matmul::{matmul, par_rows, par_zip};
 
 /// The first layers of `heads` heads of `hidden` units each over `d` inputs, stacked: `w1` is
 /// `(d, heads · hidden)` row-major, head j's units in columns `j·hidden .. (j+1)·hidden`.
@@ -29,7 +31,9 @@ pub struct FirstLayer {
 #[derive(Default)]
 pub struct Activations {
     rows: usize,
-    /// `(rows, heads · hidden)`: pre-activations `X·W1 + b1` (the ReLU's mask comes from them).
+    /// `(rows, heads · hidden)`: `X · W1`, as the GEMM writes it.
+    xw: Vec<f32>,
+    /// `(heads, rows, hidden)`: the pre-activations `X·W1 + b1` (the ReLU's mask comes from them).
     z: Vec<f32>,
     /// `(heads, rows, hidden)`: `relu(z)` laid out per head, as the second layer's batched matmul
     /// takes it.
@@ -39,7 +43,7 @@ pub struct Activations {
 /// The gradients of one backward pass; reused across steps.
 #[derive(Default)]
 pub struct Gradients {
-    /// `(rows, heads · hidden)`: the gradient at `z`.
+    /// `(rows, heads · hidden)`: the gradient at `z`, laid out as the weights' GEMM reads it.
     dz: Vec<f32>,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
@@ -55,23 +59,35 @@ impl FirstLayer {
         let (mh, h) = (self.width(), self.hidden);
         assert_eq!(x.len(), rows * self.d);
         act.rows = rows;
-        act.z.resize(rows * mh, 0.0);
-        act.hid.resize(rows * mh, 0.0);
+        for v in [&mut act.xw, &mut act.z, &mut act.hid] {
+            v.resize(rows * mh, 0.0);
+        }
         // Candle: x.matmul(w1), both contiguous.
         matmul(
             (rows, mh, self.d),
-            &mut act.z,
+            &mut act.xw,
             (x, 1, self.d),
             (&self.w1, 1, mh),
         );
-        for r in 0..rows {
-            let z = &mut act.z[r * mh..(r + 1) * mh];
-            for (c, (zc, b)) in z.iter_mut().zip(&self.b1).enumerate() {
-                *zc += *b;
-                let (j, u) = (c / h, c % h);
-                act.hid[(j * rows + r) * h + u] = zc.max(0.0);
+        // Per head (threads take whole heads): z = xw + b1, hid = max(z, 0).
+        let xw = &act.xw;
+        let per_head = |j: usize, z: &mut [f32], hid: &mut [f32]| {
+            let b = &self.b1[j * h..(j + 1) * h];
+            for r in 0..rows {
+                let from = &xw[r * mh + j * h..r * mh + (j + 1) * h];
+                let (z, hid) = (&mut z[r * h..(r + 1) * h], &mut hid[r * h..(r + 1) * h]);
+                for u in 0..h {
+                    z[u] = from[u] + b[u];
+                    hid[u] = z[u].max(0.0);
+                }
             }
-        }
+        };
+        let block = rows * h;
+        par_zip(&mut act.z, &mut act.hid, block, |first, z, hid| {
+            for (i, (z, hid)) in z.chunks_mut(block).zip(hid.chunks_mut(block)).enumerate() {
+                per_head(first + i, z, hid);
+            }
+        });
     }
 
     /// The gradients of `w1` and `b1` from `grad_hid`, the loss's gradient at `act.hid` (same
@@ -80,66 +96,43 @@ impl FirstLayer {
         let (mh, h, rows) = (self.width(), self.hidden, act.rows);
         assert_eq!(grad_hid.len(), rows * mh);
         g.dz.resize(rows * mh, 0.0);
-        g.b1.clear();
         g.b1.resize(mh, 0.0);
         g.w1.resize(self.d * mh, 0.0);
-        for r in 0..rows {
-            let (z, dz) = (&act.z[r * mh..(r + 1) * mh], &mut g.dz[r * mh..(r + 1) * mh]);
-            for c in 0..mh {
-                let (j, u) = (c / h, c % h);
-                let mask = if z[c] >= 0.0 { 1.0f32 } else { 0.0 };
-                // Candle's relu backward, `0 + grad · (z ≥ 0)`, then the bias sum in row order.
-                dz[c] = 0.0 + grad_hid[(j * rows + r) * h + u] * mask;
-                g.b1[c] += dz[c];
+        // Candle's relu backward, `0 + grad · (z ≥ 0)`, into the GEMM's layout (threads take rows).
+        let z = &act.z;
+        par_rows(&mut g.dz, mh, |first, dz| {
+            for (i, dz) in dz.chunks_mut(mh).enumerate() {
+                let r = first + i;
+                for j in 0..self.heads {
+                    let at = (j * rows + r) * h;
+                    let (z, gh) = (&z[at..at + h], &grad_hid[at..at + h]);
+                    for (u, d) in dz[j * h..(j + 1) * h].iter_mut().enumerate() {
+                        let mask = if z[u] >= 0.0 { 1.0f32 } else { 0.0 };
+                        *d = 0.0 + gh[u] * mask;
+                    }
+                }
             }
-        }
+        });
+        // The bias gradient: each column summed over rows in row order from 0, as candle's sum
+        // over a leading dimension does (threads take columns).
+        let dz = &g.dz;
+        par_rows(&mut g.b1, 1, |first, b1| {
+            b1.fill(0.0);
+            for r in 0..rows {
+                let row = &dz[r * mh + first..r * mh + first + b1.len()];
+                for (b, v) in b1.iter_mut().zip(row) {
+                    *b += *v;
+                }
+            }
+        });
         // Candle: x.t().matmul(dz) — lhs (d, rows) read through strides (column stride d, row
         // stride 1), no copy.
-        matmul((self.d, mh, rows), &mut g.w1, (x, self.d, 1), (&g.dz, 1, mh));
-    }
-}
-
-/// `dst = lhs · rhs` for row-major `dst` of `(m, n)`, reducing over `k`; `lhs` and `rhs` are given
-/// with their column and row strides. The gemm call candle-core 0.11's CPU matmul makes (alpha 0,
-/// beta 1, its thread count), so the results are candle's bit for bit.
-pub fn matmul(
-    (m, n, k): (usize, usize, usize),
-    dst: &mut [f32],
-    (lhs, lhs_cs, lhs_rs): (&[f32], usize, usize),
-    (rhs, rhs_cs, rhs_rs): (&[f32], usize, usize),
-) {
-    assert!(dst.len() >= m * n);
-    assert!(m == 0 || k == 0 || lhs.len() > (m - 1) * lhs_rs + (k - 1) * lhs_cs);
-    assert!(n == 0 || k == 0 || rhs.len() > (k - 1) * rhs_rs + (n - 1) * rhs_cs);
-    let threads = candle_core::utils::get_num_threads();
-    let parallelism = if threads > 1 {
-        gemm::Parallelism::Rayon(threads)
-    } else {
-        gemm::Parallelism::None
-    };
-    // SAFETY: the asserts above keep every index gemm reads or writes inside the slices.
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            dst.as_mut_ptr(),
-            1,
-            n as isize,
-            false,
-            lhs.as_ptr(),
-            lhs_cs as isize,
-            lhs_rs as isize,
-            rhs.as_ptr(),
-            rhs_cs as isize,
-            rhs_rs as isize,
-            0.0,
-            1.0,
-            false,
-            false,
-            false,
-            parallelism,
-        )
+        matmul(
+            (self.d, mh, rows),
+            &mut g.w1,
+            (x, self.d, 1),
+            (&g.dz, 1, mh),
+        );
     }
 }
 
@@ -153,7 +146,7 @@ mod tests {
     /// bit.
     #[test]
     fn equals_candles_graph_bit_for_bit() {
-        let (rows, d, heads, hidden) = (37, 29, 5, 8);
+        let (rows, d, heads, hidden) = (150, 29, 20, 8);
         let mh = heads * hidden;
         let val = |i: usize, s: usize| ((i * s % 97) as f32 - 48.0) / 61.0;
         let x: Vec<f32> = (0..rows * d).map(|i| val(i, 31)).collect();
@@ -191,7 +184,12 @@ mod tests {
             .contiguous()
             .unwrap();
         let up = Tensor::from_slice(&upstream, (heads, rows, hidden), &dev).unwrap();
-        let grads = (hid.clone() * up).unwrap().sum_all().unwrap().backward().unwrap();
+        let grads = (hid.clone() * up)
+            .unwrap()
+            .sum_all()
+            .unwrap()
+            .backward()
+            .unwrap();
         let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
         let flat = |t: &Tensor| t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
         assert_eq!(bits(&act.hid), bits(&flat(&hid)));

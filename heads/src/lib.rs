@@ -5,8 +5,8 @@
 //! - [`arms`]: an arm's training targets from an item's N subsampled votes;
 //! - [`baselines`]: the constant and nearest-neighbour predictors every arm is compared with;
 //! - [`mlp`]: ~110 MLP heads trained as one batched model, with early stopping;
-//! - [`first_layer`]: the heads' stacked first layer, forward and backward outside candle's
-//!   autograd (candle's own GEMM calls into reused buffers, bit for bit);
+//! - [`first_layer`], [`second_layer`]: the heads' stacked layers, forward and backward outside
+//!   candle's autograd (candle's own GEMM calls, [`matmul`], into reused buffers, bit for bit);
 //! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);
 //! - [`eval`]: metrics of predictions through annosat-core, and the temperature fit;
 //! - [`group`]: one (split seed, model seed) group — every arm × N — from a [`Dataset`];
@@ -19,7 +19,9 @@ pub mod eval;
 pub mod features;
 pub mod first_layer;
 pub mod group;
+pub mod matmul;
 pub mod mlp;
+pub mod second_layer;
 pub mod split;
 
 pub use features::HeadFeatures;

@@ -16,7 +16,8 @@
 //! `patience` epochs. No dropout: it would need candle's unseeded RNG and break bit-identical reruns.
 
 use crate::adamw::{AdamW, Moments};
-use crate::first_layer::{Activations, FirstLayer, Gradients};
+use crate::first_layer::{self, Activations, FirstLayer};
+use crate::second_layer::{self, SecondLayer};
 use annosat_core::sample;
 use anyhow::Result;
 use candle_core::{Device, Tensor, Var, D};
@@ -101,25 +102,16 @@ pub trait TrainTargets {
     }
 }
 
-/// The heads' weights: the stacked first layers as plain memory ([`FirstLayer`]), the second
-/// layers as candle variables (their batched matmul and the loss stay candle's autograd).
+/// The heads' weights, as plain memory: both layers run outside candle's autograd
+/// ([`FirstLayer`], [`SecondLayer`]); only the loss on the logits is candle's.
 struct Params {
     first: FirstLayer,
-    w2: Var,
-    b2: Var,
+    second: SecondLayer,
 }
 
 impl Params {
     /// One seeded initialisation (PyTorch's Linear default: U(±1/√fan_in)), copied to all `m` heads.
-    fn init(
-        d: usize,
-        h: usize,
-        k: usize,
-        m: usize,
-        split_seed: u64,
-        model_seed: u64,
-        dev: &Device,
-    ) -> Result<Self> {
+    fn init(d: usize, h: usize, k: usize, m: usize, split_seed: u64, model_seed: u64) -> Self {
         let mut rng = sample::stream(split_seed, PURPOSE_INIT, model_seed, 0);
         let mut uni = |bound: f32, n: usize| uniform(&mut rng, bound, n);
         let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
@@ -134,7 +126,7 @@ impl Params {
             }
         }
         let rep = |v: &[f32]| -> Vec<f32> { (0..m).flat_map(|_| v.iter().copied()).collect() };
-        Ok(Params {
+        Params {
             first: FirstLayer {
                 w1: w1m,
                 b1: rep(&b1),
@@ -142,28 +134,20 @@ impl Params {
                 heads: m,
                 hidden: h,
             },
-            w2: Var::from_tensor(&Tensor::from_vec(rep(&w2), (m, h, k), dev)?)?,
-            b2: Var::from_tensor(&Tensor::from_vec(rep(&b2), (m, 1, k), dev)?)?,
-        })
+            second: SecondLayer {
+                w2: rep(&w2),
+                b2: rep(&b2),
+                heads: m,
+                hidden: h,
+                k,
+            },
+        }
     }
 
-    /// The second layers on `act`'s hidden units: `(hid, logits)`, `hid` a `(m, rows, h)` variable
-    /// (so the backward pass stops there and hands its gradient to the first layer) and the logits
-    /// `(m, rows, k)`.
-    fn second(&self, act: &Activations, rows: usize) -> Result<(Var, Tensor)> {
-        let (m, h) = (self.first.heads, self.first.hidden);
-        let hid = Var::from_slice(&act.hid, (m, rows, h), self.w2.device())?;
-        let logits = hid
-            .as_tensor()
-            .matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?;
-        Ok((hid, logits))
-    }
-
-    /// `(m, rows, k)` logits, without gradients (validation and test items).
-    fn forward(&self, x: &[f32], rows: usize, act: &mut Activations) -> Result<Tensor> {
+    /// `(m, rows, k)` logits of the rows `x`, into `logits`.
+    fn forward(&self, x: &[f32], rows: usize, act: &mut Activations, logits: &mut Vec<f32>) {
         self.first.forward(x, rows, act);
-        Ok(self.second(act, rows)?.1)
+        self.second.forward(&act.hid, rows, logits);
     }
 }
 
@@ -208,7 +192,7 @@ pub fn train(
         inputs.rows(&inputs.x_val),
         inputs.rows(&inputs.x_test),
     );
-    let mut p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed, &dev)?;
+    let mut p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed);
     let mut opt = AdamW::new(ParamsAdamW {
         lr: cfg.lr,
         weight_decay: cfg.weight_decay,
@@ -217,10 +201,10 @@ pub fn train(
     let mut moments = [
         p.first.w1.len(),
         p.first.b1.len(),
-        p.w2.elem_count(),
-        p.b2.elem_count(),
+        p.second.w2.len(),
+        p.second.b2.len(),
     ]
-        .map(Moments::new);
+    .map(Moments::new);
     let val_t = Tensor::from_slice(val_targets, (m, n_val, k), &dev)?;
     let mut buf = vec![0f32; m * n_tr * k];
     let mut outs: Vec<HeadOut> = (0..m)
@@ -237,46 +221,54 @@ pub fn train(
         .map(|j| targets.first_eligible(j).min(cfg.epochs.saturating_sub(1)))
         .collect();
     let mut since_improved = 0;
-    let (mut act, mut grads, mut xb) = (Activations::default(), Gradients::default(), Vec::new());
+    let mut act = Activations::default();
+    let (mut g1, mut g2) = (
+        first_layer::Gradients::default(),
+        second_layer::Gradients::default(),
+    );
+    let (mut xb, mut logits) = (Vec::new(), Vec::new());
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
         let t_all = Tensor::from_slice(&buf, (m, n_tr, k), &dev)?;
         let order = epoch_order(n_tr, split_seed, model_seed, epoch);
         let mut train_sum = vec![0f32; m];
         for idx in order.chunks(cfg.batch) {
+            let rows = idx.len();
             xb.clear();
             for &i in idx {
                 xb.extend_from_slice(&inputs.x_train[i as usize * d..(i as usize + 1) * d]);
             }
-            let idx_t = Tensor::from_slice(idx, idx.len(), &dev)?;
+            let idx_t = Tensor::from_slice(idx, rows, &dev)?;
             let tb = t_all.index_select(&idx_t, 1)?;
-            p.first.forward(&xb, idx.len(), &mut act);
-            let (hid, logits) = p.second(&act, idx.len())?;
-            let per_head = per_head_ce(&logits, &tb)?;
+            p.forward(&xb, rows, &mut act, &mut logits);
+            // The loss is candle's, from the logits as a leaf: its gradient there starts the
+            // layers' own backward passes.
+            let z = Var::from_slice(&logits, (m, rows, k), &dev)?;
+            let per_head = per_head_ce(z.as_tensor(), &tb)?;
             let store = per_head.sum_all()?.backward()?;
-            let grad_hid = store
-                .get(hid.as_tensor())
-                .expect("the loss depends on the hidden units")
+            let dlogits = store
+                .get(z.as_tensor())
+                .expect("the loss depends on the logits")
                 .flatten_all()?
                 .to_vec1::<f32>()?;
-            p.first.backward(&xb, &act, &grad_hid, &mut grads);
+            p.second.backward(&act.hid, rows, &dlogits, &mut g2);
+            p.first.backward(&xb, &act, &g2.hid, &mut g1);
             let step = opt.next_step();
             let [m1, mb1, m2, mb2] = &mut moments;
-            step.apply(&mut p.first.w1, m1, &grads.w1);
-            step.apply(&mut p.first.b1, mb1, &grads.b1);
-            step.apply_var(&p.w2, m2, &store)?;
-            step.apply_var(&p.b2, mb2, &store)?;
+            step.apply(&mut p.first.w1, m1, &g1.w1);
+            step.apply(&mut p.first.b1, mb1, &g1.b1);
+            step.apply(&mut p.second.w2, m2, &g2.w2);
+            step.apply(&mut p.second.b2, mb2, &g2.b2);
             for (s, l) in train_sum.iter_mut().zip(per_head.to_vec1::<f32>()?) {
-                *s += l * idx.len() as f32;
+                *s += l * rows as f32;
             }
         }
-        let val_logits = p.forward(&inputs.x_val, n_val, &mut act)?;
+        p.forward(&inputs.x_val, n_val, &mut act, &mut logits);
+        let val_logits = Tensor::from_slice(&logits, (m, n_val, k), &dev)?;
         let val_loss = per_head_ce(&val_logits, &val_t)?.to_vec1::<f32>()?;
-        let val_flat = val_logits.flatten_all()?.to_vec1::<f32>()?;
-        let test_flat = p
-            .forward(&inputs.x_test, n_test, &mut act)?
-            .flatten_all()?
-            .to_vec1::<f32>()?;
+        let val_flat = std::mem::take(&mut logits);
+        p.forward(&inputs.x_test, n_test, &mut act, &mut logits);
+        let test_flat = &logits;
         let mut improved = false;
         for (j, o) in outs.iter_mut().enumerate() {
             o.train_loss.push(train_sum[j] / n_tr as f32);

@@ -1,0 +1,99 @@
+//! Calls into candle's GEMM and the small parallel loops around them, for the heads' layers
+//! computed outside candle's autograd ([`crate::first_layer`], [`crate::second_layer`]).
+
+/// Runs `f(first, part)` on parts of `v` made of whole rows of `row` elements, one part per core
+/// (`first`: the part's first row). Serial in wasm32, which has no threads.
+pub(crate) fn par_rows(v: &mut [f32], row: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
+    let rows = v.len() / row.max(1);
+    let parts = threads().min(rows.div_ceil(64)).max(1);
+    if parts == 1 {
+        return f(0, v);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::scope(|s| {
+        let per = rows.div_ceil(parts);
+        for (i, part) in v.chunks_mut(per * row).enumerate() {
+            let f = &f;
+            s.spawn(move || f(i * per, part));
+        }
+    });
+}
+
+/// As [`par_rows`] over two buffers cut at the same rows.
+pub(crate) fn par_zip(
+    a: &mut [f32],
+    b: &mut [f32],
+    row: usize,
+    f: impl Fn(usize, &mut [f32], &mut [f32]) + Sync,
+) {
+    let rows = a.len() / row.max(1);
+    let parts = threads().min(rows).max(1);
+    if parts == 1 {
+        return f(0, a, b);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::scope(|s| {
+        let per = rows.div_ceil(parts);
+        for (i, (pa, pb)) in a
+            .chunks_mut(per * row)
+            .zip(b.chunks_mut(per * row))
+            .enumerate()
+        {
+            let f = &f;
+            s.spawn(move || f(i * per, pa, pb));
+        }
+    });
+}
+
+fn threads() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    return 1;
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `dst = lhs · rhs` for row-major `dst` of `(m, n)`, reducing over `k`; `lhs` and `rhs` are given
+/// with their column and row strides. The gemm call candle-core 0.11's CPU matmul makes (alpha 0,
+/// beta 1, its thread count), so the results are candle's bit for bit.
+pub fn matmul(
+    (m, n, k): (usize, usize, usize),
+    dst: &mut [f32],
+    (lhs, lhs_cs, lhs_rs): (&[f32], usize, usize),
+    (rhs, rhs_cs, rhs_rs): (&[f32], usize, usize),
+) {
+    assert!(dst.len() >= m * n);
+    assert!(m == 0 || k == 0 || lhs.len() > (m - 1) * lhs_rs + (k - 1) * lhs_cs);
+    assert!(n == 0 || k == 0 || rhs.len() > (k - 1) * rhs_rs + (n - 1) * rhs_cs);
+    // Candle asks for its thread count on every matmul; it reads /proc and cgroup files each time.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads = *THREADS.get_or_init(candle_core::utils::get_num_threads);
+    let parallelism = if threads > 1 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
+    // SAFETY: the asserts above keep every index gemm reads or writes inside the slices.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.as_mut_ptr(),
+            1,
+            n as isize,
+            false,
+            lhs.as_ptr(),
+            lhs_cs as isize,
+            lhs_rs as isize,
+            rhs.as_ptr(),
+            rhs_cs as isize,
+            rhs_rs as isize,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            parallelism,
+        )
+    }
+}
