@@ -15,7 +15,7 @@
 //! summed over rows in row order from 0, and the weights' gradient as candle's `Xᵀ · dZ` (Xᵀ a
 //! strided view, not a copy).
 
-use crate::matmul::{matmul, par_rows, par_zip};
+use crate::matmul::{in_parallel, matmul, par_zip, threads};
 
 /// The first layers of `heads` heads of `hidden` units each over `d` inputs, stacked: `w1` is
 /// `(d, heads · hidden)` row-major, head j's units in columns `j·hidden .. (j+1)·hidden`.
@@ -98,33 +98,39 @@ impl FirstLayer {
         g.dz.resize(rows * mh, 0.0);
         g.b1.resize(mh, 0.0);
         g.w1.resize(self.d * mh, 0.0);
-        // Candle's relu backward, `0 + grad · (z ≥ 0)`, into the GEMM's layout (threads take rows).
-        let z = &act.z;
-        par_rows(&mut g.dz, mh, |first, dz| {
-            for (i, dz) in dz.chunks_mut(mh).enumerate() {
-                let r = first + i;
-                for j in 0..self.heads {
-                    let at = (j * rows + r) * h;
+        // Candle's relu backward, `0 + grad · (z ≥ 0)`, into the GEMM's layout, and the bias
+        // gradient: each column summed over rows in row order from 0, as candle's sum over a
+        // leading dimension does. One pass; threads take whole heads (each row's columns of them).
+        let (z, parts) = (&act.z, threads().min(self.heads).max(1));
+        let cols = self.heads.div_ceil(parts) * h;
+        let mut segments: Vec<Vec<&mut [f32]>> = (0..parts).map(|_| Vec::new()).collect();
+        for row in g.dz.chunks_mut(mh) {
+            for (part, seg) in segments.iter_mut().zip(row.chunks_mut(cols)) {
+                part.push(seg);
+            }
+        }
+        let work = |first: usize, dz_rows: Vec<&mut [f32]>, b1: &mut [f32]| {
+            b1.fill(0.0);
+            for (r, dz) in dz_rows.into_iter().enumerate() {
+                for (jj, (dz, b1)) in dz.chunks_mut(h).zip(b1.chunks_mut(h)).enumerate() {
+                    let at = ((first + jj) * rows + r) * h;
                     let (z, gh) = (&z[at..at + h], &grad_hid[at..at + h]);
-                    for (u, d) in dz[j * h..(j + 1) * h].iter_mut().enumerate() {
+                    for u in 0..h {
                         let mask = if z[u] >= 0.0 { 1.0f32 } else { 0.0 };
-                        *d = 0.0 + gh[u] * mask;
+                        dz[u] = 0.0 + gh[u] * mask;
+                        b1[u] += dz[u];
                     }
                 }
             }
-        });
-        // The bias gradient: each column summed over rows in row order from 0, as candle's sum
-        // over a leading dimension does (threads take columns).
-        let dz = &g.dz;
-        par_rows(&mut g.b1, 1, |first, b1| {
-            b1.fill(0.0);
-            for r in 0..rows {
-                let row = &dz[r * mh + first..r * mh + first + b1.len()];
-                for (b, v) in b1.iter_mut().zip(row) {
-                    *b += *v;
-                }
-            }
-        });
+        };
+        let heads_per = cols / h;
+        in_parallel(
+            segments
+                .into_iter()
+                .zip(g.b1.chunks_mut(cols))
+                .enumerate()
+                .map(|(i, (dz_rows, b1))| move || work(i * heads_per, dz_rows, b1)),
+        );
         // Candle: x.t().matmul(dz) — lhs (d, rows) read through strides (column stride d, row
         // stride 1), no copy.
         matmul(

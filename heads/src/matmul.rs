@@ -1,25 +1,25 @@
 //! Calls into candle's GEMM and the small parallel loops around them, for the heads' layers
 //! computed outside candle's autograd ([`crate::first_layer`], [`crate::second_layer`]).
 
-/// Runs `f(first, part)` on parts of `v` made of whole rows of `row` elements, one part per core
-/// (`first`: the part's first row). Serial in wasm32, which has no threads.
-pub(crate) fn par_rows(v: &mut [f32], row: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
-    let rows = v.len() / row.max(1);
-    let parts = threads().min(rows.div_ceil(64)).max(1);
-    if parts == 1 {
-        return f(0, v);
-    }
+/// Runs each job, on threads natively (the last on this one), one after another in wasm32.
+pub(crate) fn in_parallel<F: FnOnce() + Send>(jobs: impl Iterator<Item = F>) {
     #[cfg(not(target_arch = "wasm32"))]
     std::thread::scope(|s| {
-        let per = rows.div_ceil(parts);
-        for (i, part) in v.chunks_mut(per * row).enumerate() {
-            let f = &f;
-            s.spawn(move || f(i * per, part));
+        let mut jobs = jobs.peekable();
+        while let Some(job) = jobs.next() {
+            if jobs.peek().is_none() {
+                job();
+            } else {
+                s.spawn(job);
+            }
         }
     });
+    #[cfg(target_arch = "wasm32")]
+    jobs.for_each(|job| job());
 }
 
-/// As [`par_rows`] over two buffers cut at the same rows.
+/// Runs `f(first, a_part, b_part)` on parts of `a` and `b` cut at the same rows of `row`
+/// elements, one part per core (`first`: the part's first row); serially in wasm32.
 pub(crate) fn par_zip(
     a: &mut [f32],
     b: &mut [f32],
@@ -27,25 +27,17 @@ pub(crate) fn par_zip(
     f: impl Fn(usize, &mut [f32], &mut [f32]) + Sync,
 ) {
     let rows = a.len() / row.max(1);
-    let parts = threads().min(rows).max(1);
-    if parts == 1 {
-        return f(0, a, b);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    std::thread::scope(|s| {
-        let per = rows.div_ceil(parts);
-        for (i, (pa, pb)) in a
-            .chunks_mut(per * row)
-            .zip(b.chunks_mut(per * row))
+    let per = rows.div_ceil(threads().min(rows).max(1)).max(1) * row.max(1);
+    let f = &f;
+    in_parallel(
+        a.chunks_mut(per)
+            .zip(b.chunks_mut(per))
             .enumerate()
-        {
-            let f = &f;
-            s.spawn(move || f(i * per, pa, pb));
-        }
-    });
+            .map(|(i, (pa, pb))| move || f(i * per / row.max(1), pa, pb)),
+    );
 }
 
-fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     #[cfg(target_arch = "wasm32")]
     return 1;
     #[cfg(not(target_arch = "wasm32"))]
