@@ -27,23 +27,22 @@ pub struct FirstLayer {
     pub hidden: usize,
 }
 
-/// One forward pass's results, kept for the backward pass; reused across steps.
+/// One forward pass's results, kept for the backward pass; reused across steps. Both are
+/// `(rows, heads · hidden)` row-major, as the GEMM writes them; the second layer reads each head's
+/// columns through strides.
 #[derive(Default)]
 pub struct Activations {
     rows: usize,
-    /// `(rows, heads · hidden)`: `X · W1`, as the GEMM writes it.
-    xw: Vec<f32>,
-    /// `(heads, rows, hidden)`: the pre-activations `X·W1 + b1` (the ReLU's mask comes from them).
+    /// The pre-activations `X·W1 + b1` (the ReLU's mask comes from them).
     z: Vec<f32>,
-    /// `(heads, rows, hidden)`: `relu(z)` laid out per head, as the second layer's batched matmul
-    /// takes it.
+    /// `relu(z)`.
     pub hid: Vec<f32>,
 }
 
 /// The gradients of one backward pass; reused across steps.
 #[derive(Default)]
 pub struct Gradients {
-    /// `(rows, heads · hidden)`: the gradient at `z`, laid out as the weights' GEMM reads it.
+    /// `(rows, heads · hidden)`: the gradient at `z`.
     dz: Vec<f32>,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
@@ -56,36 +55,25 @@ impl FirstLayer {
 
     /// `x` is `(rows, d)` row-major.
     pub fn forward(&self, x: &[f32], rows: usize, act: &mut Activations) {
-        let (mh, h) = (self.width(), self.hidden);
+        let mh = self.width();
         assert_eq!(x.len(), rows * self.d);
         act.rows = rows;
-        for v in [&mut act.xw, &mut act.z, &mut act.hid] {
-            v.resize(rows * mh, 0.0);
-        }
+        act.z.resize(rows * mh, 0.0);
+        act.hid.resize(rows * mh, 0.0);
         // Candle: x.matmul(w1), both contiguous.
         matmul(
             (rows, mh, self.d),
-            &mut act.xw,
+            (&mut act.z, mh),
             (x, 1, self.d),
             (&self.w1, 1, mh),
         );
-        // Per head (threads take whole heads): z = xw + b1, hid = max(z, 0).
-        let xw = &act.xw;
-        let per_head = |j: usize, z: &mut [f32], hid: &mut [f32]| {
-            let b = &self.b1[j * h..(j + 1) * h];
-            for r in 0..rows {
-                let from = &xw[r * mh + j * h..r * mh + (j + 1) * h];
-                let (z, hid) = (&mut z[r * h..(r + 1) * h], &mut hid[r * h..(r + 1) * h]);
-                for u in 0..h {
-                    z[u] = from[u] + b[u];
-                    hid[u] = z[u].max(0.0);
+        // Candle: broadcast_add(b1), then relu (`max(z, 0)`); threads take rows.
+        par_zip(&mut act.z, &mut act.hid, mh, |_, z, hid| {
+            for (z, hid) in z.chunks_mut(mh).zip(hid.chunks_mut(mh)) {
+                for ((z, hid), b) in z.iter_mut().zip(hid.iter_mut()).zip(&self.b1) {
+                    *z += *b;
+                    *hid = z.max(0.0);
                 }
-            }
-        };
-        let block = rows * h;
-        par_zip(&mut act.z, &mut act.hid, block, |first, z, hid| {
-            for (i, (z, hid)) in z.chunks_mut(block).zip(hid.chunks_mut(block)).enumerate() {
-                per_head(first + i, z, hid);
             }
         });
     }
@@ -93,49 +81,46 @@ impl FirstLayer {
     /// The gradients of `w1` and `b1` from `grad_hid`, the loss's gradient at `act.hid` (same
     /// layout), for the rows `x` that `act` was computed from.
     pub fn backward(&self, x: &[f32], act: &Activations, grad_hid: &[f32], g: &mut Gradients) {
-        let (mh, h, rows) = (self.width(), self.hidden, act.rows);
+        let (mh, rows) = (self.width(), act.rows);
         assert_eq!(grad_hid.len(), rows * mh);
         g.dz.resize(rows * mh, 0.0);
         g.b1.resize(mh, 0.0);
         g.w1.resize(self.d * mh, 0.0);
-        // Candle's relu backward, `0 + grad · (z ≥ 0)`, into the GEMM's layout, and the bias
-        // gradient: each column summed over rows in row order from 0, as candle's sum over a
-        // leading dimension does. One pass; threads take whole heads (each row's columns of them).
-        let (z, parts) = (&act.z, threads().min(self.heads).max(1));
-        let cols = self.heads.div_ceil(parts) * h;
-        let mut segments: Vec<Vec<&mut [f32]>> = (0..parts).map(|_| Vec::new()).collect();
+        // Candle's relu backward, `0 + grad · (z ≥ 0)`, and the bias gradient: each column summed
+        // over rows in row order from 0, as candle's sum over a leading dimension does. One pass;
+        // threads take column ranges of every row.
+        let cols = mh.div_ceil(threads().min(mh.div_ceil(64)).max(1));
+        let mut parts: Vec<Vec<&mut [f32]>> = (0..mh.div_ceil(cols)).map(|_| Vec::new()).collect();
         for row in g.dz.chunks_mut(mh) {
-            for (part, seg) in segments.iter_mut().zip(row.chunks_mut(cols)) {
+            for (part, seg) in parts.iter_mut().zip(row.chunks_mut(cols)) {
                 part.push(seg);
             }
         }
+        let z = &act.z;
         let work = |first: usize, dz_rows: Vec<&mut [f32]>, b1: &mut [f32]| {
             b1.fill(0.0);
             for (r, dz) in dz_rows.into_iter().enumerate() {
-                for (jj, (dz, b1)) in dz.chunks_mut(h).zip(b1.chunks_mut(h)).enumerate() {
-                    let at = ((first + jj) * rows + r) * h;
-                    let (z, gh) = (&z[at..at + h], &grad_hid[at..at + h]);
-                    for u in 0..h {
-                        let mask = if z[u] >= 0.0 { 1.0f32 } else { 0.0 };
-                        dz[u] = 0.0 + gh[u] * mask;
-                        b1[u] += dz[u];
-                    }
+                let at = r * mh + first;
+                let (z, gh) = (&z[at..at + dz.len()], &grad_hid[at..at + dz.len()]);
+                for c in 0..dz.len() {
+                    let mask = if z[c] >= 0.0 { 1.0f32 } else { 0.0 };
+                    dz[c] = 0.0 + gh[c] * mask;
+                    b1[c] += dz[c];
                 }
             }
         };
-        let heads_per = cols / h;
         in_parallel(
-            segments
+            parts
                 .into_iter()
                 .zip(g.b1.chunks_mut(cols))
                 .enumerate()
-                .map(|(i, (dz_rows, b1))| move || work(i * heads_per, dz_rows, b1)),
+                .map(|(i, (dz_rows, b1))| move || work(i * cols, dz_rows, b1)),
         );
         // Candle: x.t().matmul(dz) — lhs (d, rows) read through strides (column stride d, row
         // stride 1), no copy.
         matmul(
             (self.d, mh, rows),
-            &mut g.w1,
+            (&mut g.w1, mh),
             (x, self.d, 1),
             (&g.dz, 1, mh),
         );
@@ -182,14 +167,8 @@ mod tests {
             .broadcast_add(b.as_tensor())
             .unwrap()
             .relu()
-            .unwrap()
-            .reshape((rows, heads, hidden))
-            .unwrap()
-            .transpose(0, 1)
-            .unwrap()
-            .contiguous()
             .unwrap();
-        let up = Tensor::from_slice(&upstream, (heads, rows, hidden), &dev).unwrap();
+        let up = Tensor::from_slice(&upstream, (rows, mh), &dev).unwrap();
         let grads = (hid.clone() * up)
             .unwrap()
             .sum_all()

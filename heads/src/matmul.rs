@@ -44,16 +44,18 @@ pub(crate) fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `dst = lhs · rhs` for row-major `dst` of `(m, n)`, reducing over `k`; `lhs` and `rhs` are given
-/// with their column and row strides. The gemm call candle-core 0.11's CPU matmul makes (alpha 0,
-/// beta 1, its thread count), so the results are candle's bit for bit.
+/// `dst = lhs · rhs` for `dst` of `(m, n)` with row stride `dst_rs` (column stride 1), reducing over
+/// `k`; `lhs` and `rhs` are given with their column and row strides. The gemm call candle-core
+/// 0.11's CPU matmul makes (alpha 0, beta 1, its thread count), so the results are candle's bit for
+/// bit: gemm sums each element's k products in the same order whatever the strides, so a head's
+/// columns read in place equal candle's contiguous copy of them.
 pub fn matmul(
     (m, n, k): (usize, usize, usize),
-    dst: &mut [f32],
+    (dst, dst_rs): (&mut [f32], usize),
     (lhs, lhs_cs, lhs_rs): (&[f32], usize, usize),
     (rhs, rhs_cs, rhs_rs): (&[f32], usize, usize),
 ) {
-    assert!(dst.len() >= m * n);
+    assert!(m == 0 || n == 0 || (n <= dst_rs && dst.len() > (m - 1) * dst_rs + (n - 1)));
     assert!(m == 0 || k == 0 || lhs.len() > (m - 1) * lhs_rs + (k - 1) * lhs_cs);
     assert!(n == 0 || k == 0 || rhs.len() > (k - 1) * rhs_rs + (n - 1) * rhs_cs);
     // Candle asks for its thread count on every matmul; it reads /proc and cgroup files each time.
@@ -72,7 +74,7 @@ pub fn matmul(
             k,
             dst.as_mut_ptr(),
             1,
-            n as isize,
+            dst_rs as isize,
             false,
             lhs.as_ptr(),
             lhs_cs as isize,

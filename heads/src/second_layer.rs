@@ -5,7 +5,8 @@
 //! Why: through candle, the backward pass of this small batched matmul allocated, zeroed and added
 //! three `(heads, rows, hidden)` buffers per step (the hidden units' gradient), about a millisecond
 //! of a step that does 2.5 ms of GEMM. Here the per-head gemm calls candle's batched matmul makes
-//! (forward, `grad · W2ᵀ` and `hidᵀ · grad`, with the same strides) write into reused buffers, the
+//! (forward, `grad · W2ᵀ` and `hidᵀ · grad`) read each head's hidden units in place and write into
+//! reused buffers, the
 //! bias is added as candle adds it, and its gradient is summed over rows in row order from 0 as
 //! candle's sum over a middle dimension does — so the results are candle's bit for bit (the test
 //! below; the committed exports).
@@ -25,25 +26,26 @@ pub struct SecondLayer {
 /// The gradients of one backward pass; reused across steps.
 #[derive(Default)]
 pub struct Gradients {
-    /// `(heads, rows, hidden)`: the loss's gradient at the hidden units.
+    /// `(rows, heads · hidden)`: the loss's gradient at the hidden units.
     pub hid: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: Vec<f32>,
 }
 
 impl SecondLayer {
-    /// `(heads, rows, k)` logits into `out` from `hid`, `(heads, rows, hidden)`.
+    /// `(heads, rows, k)` logits into `out` from `hid`, `(rows, heads · hidden)` as the first
+    /// layer leaves it (head j's units in columns `j·hidden ..`, read in place).
     pub fn forward(&self, hid: &[f32], rows: usize, out: &mut Vec<f32>) {
-        let (h, k) = (self.hidden, self.k);
-        assert_eq!(hid.len(), self.heads * rows * h);
+        let (h, k, mh) = (self.hidden, self.k, self.heads * self.hidden);
+        assert_eq!(hid.len(), rows * mh);
         out.resize(self.heads * rows * k, 0.0);
         for j in 0..self.heads {
             let o = &mut out[j * rows * k..(j + 1) * rows * k];
-            // Candle: hid.matmul(w2), batched over heads, both contiguous.
+            // Candle: hid.matmul(w2), batched over heads.
             matmul(
                 (rows, k, h),
-                o,
-                (&hid[j * rows * h..(j + 1) * rows * h], 1, h),
+                (o, k),
+                (&hid[j * h..], 1, mh),
                 (&self.w2[j * h * k..(j + 1) * h * k], 1, k),
             );
             // Candle: broadcast_add(b2), b2 (heads, 1, k).
@@ -56,11 +58,12 @@ impl SecondLayer {
         }
     }
 
-    /// The gradients at `hid` and of `w2`, `b2` from `dlogits`, the loss's gradient at the logits.
+    /// The gradients at `hid` (same layout) and of `w2`, `b2` from `dlogits`, the loss's gradient
+    /// at the logits.
     pub fn backward(&self, hid: &[f32], rows: usize, dlogits: &[f32], g: &mut Gradients) {
         let (h, k, m) = (self.hidden, self.k, self.heads);
         assert_eq!(dlogits.len(), m * rows * k);
-        g.hid.resize(m * rows * h, 0.0);
+        g.hid.resize(rows * m * h, 0.0);
         g.w2.resize(m * h * k, 0.0);
         g.b2.clear();
         g.b2.resize(m * k, 0.0);
@@ -70,16 +73,16 @@ impl SecondLayer {
             // Candle: grad.matmul(w2.t()) — W2ᵀ read through strides (column stride k, row stride 1).
             matmul(
                 (rows, h, k),
-                &mut g.hid[j * rows * h..(j + 1) * rows * h],
+                (&mut g.hid[j * h..], m * h),
                 (dl, 1, k),
                 (w2, k, 1),
             );
-            // Candle: hid.t().matmul(grad) — hidᵀ read through strides (column stride h, row
-            // stride 1).
+            // Candle: hid.t().matmul(grad) — hidᵀ read through strides (column stride: a row of
+            // hid, row stride 1).
             matmul(
                 (h, k, rows),
-                &mut g.w2[j * h * k..(j + 1) * h * k],
-                (&hid[j * rows * h..(j + 1) * rows * h], h, 1),
+                (&mut g.w2[j * h * k..(j + 1) * h * k], k),
+                (&hid[j * h..], m * h, 1),
                 (dl, 1, k),
             );
             let b = &mut g.b2[j * k..(j + 1) * k];
@@ -103,8 +106,13 @@ mod tests {
     fn equals_candles_graph_bit_for_bit() {
         for (rows, heads, hidden, k) in [(64, 7, 64, 3), (37, 5, 16, 2)] {
             let val = |i: usize, s: usize| ((i * s % 97) as f32 - 48.0) / 61.0;
+            // (rows, heads · hidden), as the first layer leaves it; candle gets the per-head copy.
             let hid: Vec<f32> = (0..heads * rows * hidden)
                 .map(|i| val(i, 31).max(0.0))
+                .collect();
+            let per_head: Vec<f32> = (0..heads)
+                .flat_map(|j| (0..rows).flat_map(move |r| (0..hidden).map(move |u| (j, r, u))))
+                .map(|(j, r, u)| hid[r * heads * hidden + j * hidden + u])
                 .collect();
             let w2: Vec<f32> = (0..heads * hidden * k).map(|i| val(i, 17) / 4.0).collect();
             let b2: Vec<f32> = (0..heads * k).map(|i| val(i, 7) / 3.0).collect();
@@ -122,7 +130,7 @@ mod tests {
             layer.backward(&hid, rows, &up, &mut g);
 
             let dev = Device::Cpu;
-            let h = Var::from_slice(&hid, (heads, rows, hidden), &dev).unwrap();
+            let h = Var::from_slice(&per_head, (heads, rows, hidden), &dev).unwrap();
             let w = Var::from_slice(&w2, (heads, hidden, k), &dev).unwrap();
             let b = Var::from_slice(&b2, (heads, 1, k), &dev).unwrap();
             let z = h
@@ -141,7 +149,14 @@ mod tests {
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             let flat = |t: &Tensor| t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
             assert_eq!(bits(&logits), bits(&flat(&z)));
-            assert_eq!(bits(&g.hid), bits(&flat(grads.get(h.as_tensor()).unwrap())));
+            let gh = flat(grads.get(h.as_tensor()).unwrap());
+            let gh: Vec<f32> = (0..rows * heads * hidden)
+                .map(|i| {
+                    let (r, j, u) = (i / (heads * hidden), i / hidden % heads, i % hidden);
+                    gh[(j * rows + r) * hidden + u]
+                })
+                .collect();
+            assert_eq!(bits(&g.hid), bits(&gh));
             assert_eq!(bits(&g.w2), bits(&flat(grads.get(w.as_tensor()).unwrap())));
             assert_eq!(bits(&g.b2), bits(&flat(grads.get(b.as_tensor()).unwrap())));
         }
