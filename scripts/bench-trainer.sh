@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench-trainer.sh - speed of the trainer in one run: the batched head sweep of `annosat sweep`
 # (candle, CPU) against an equivalent PyTorch CPU script on the same features and arms
-# (tests/reference/torch_heads.py), in heads×epochs per second and their ratio; then the embedding
-# throughput of `annosat embed` (MiniLM, texts per second). Installs what is missing first.
+# (tests/reference/torch_heads.py), in heads×epochs per second and their ratio; the floor under the
+# group on this machine (heads/examples/floor.rs: its first-layer GEMMs and AdamW passes alone, same
+# shapes and kernels); then the embedding throughput of `annosat embed` (MiniLM, texts per second).
+# Installs what is missing first.
 #
 #   scripts/bench-trainer.sh [--readme] [dataset]   (default chaosnli_snli; pair datasets only);
 #                                           --readme also rewrites the README's trainer speed block
@@ -81,7 +83,13 @@ import json; r = json.loads(open('$tmp/torch.json').read().splitlines()[-1])
 print(r['torch'], r['heads'], r['seconds'], r['heads_epochs_per_s'])")
 [ "$torch_heads" = "$heads" ] || { echo "bench-trainer: $heads heads in the sweep, $torch_heads in torch_heads.py" >&2; exit 1; }
 
-# --- 3. Embedding throughput: annosat embed into an empty cache ---
+# --- 3. The floor: the group's first-layer GEMMs and AdamW passes alone, same shapes and kernels ---
+log "floor: the group's GEMMs and AdamW alone"
+cargo build -q --locked --profile native -p annosat-heads --example floor
+items=$(($(wc -l <"$data/votes.csv") - 1))
+floor_line=$("$CARGO_TARGET_DIR/native/examples/floor" "$items" 256 "$heads" 64 64 "$epochs")
+
+# --- 4. Embedding throughput: annosat embed into an empty cache ---
 log "annosat embed into an empty cache"
 "$bin" embed --data "$data" --cache "$tmp/features" >/dev/null 2>"$tmp/embed.log" || { cat "$tmp/embed.log" >&2; exit 1; }
 embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+ s \([0-9]+ texts/s\)' | tail -n 1)
@@ -92,6 +100,7 @@ embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+
   printf '  %-26s %8.1f heads*epochs/s  (%s s for the group)\n' "annosat sweep (candle):" "$rust_rate" "$group_s"
   printf '  %-26s %8.1f heads*epochs/s  (%s s)\n' "PyTorch $torch_version:" "$torch_rate" "$torch_s"
   echo "  ratio annosat/PyTorch:     $(python3 -c "print(f'{$heads * $epochs / $group_s / $torch_rate:.2f}')")x  (above 1: annosat faster)"
+  echo "  $floor_line"
   echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
 } | tee "$tmp/summary.txt"
 if [ "$readme" = 1 ]; then

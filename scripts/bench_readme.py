@@ -69,6 +69,18 @@ def trainer_rows(out):
     return [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
 
 
+def trainer_notes(out):
+    """What the floor says about the goal, from the run's numbers."""
+    torch_s = num(r"PyTorch [^:]*: +[\d.]+ heads\*epochs/s +\(([\d.]+) s\)", out)
+    group_s = num(r"annosat sweep \(candle\): +[\d.]+ heads\*epochs/s +\(([\d.]+) s for the group\)", out)
+    floor_s = num(r"floor: ([\d.]+) s", out)
+    need = torch_s / 1.5
+    side = "below" if need < floor_s else "above"
+    return [f"1.5× PyTorch's {torch_s:.2f} s needs the group in {need:.2f} s, {side} the floor of "
+            f"{floor_s:.2f} s that its GEMMs and AdamW passes take alone with these kernels; the group "
+            f"took {group_s:.2f} s, {group_s / floor_s:.2f}× the floor."]
+
+
 def write_block(readme_path, name, lines):
     """Replaces what stands between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in the README."""
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
@@ -94,6 +106,9 @@ def main():
     if rows:
         block += ["", "| goal | target | this run | |", "|---|---|---|---|"]
         block += [f"| {g} | {t} | {r} | {verdict(ok)} |" for g, t, r, ok in rows]
+    notes = {"trainer": trainer_notes}.get(kind, lambda _: [])(out)
+    if notes:
+        block += [""] + notes
     write_block(readme_path, f"bench:{kind}", block)
 
 

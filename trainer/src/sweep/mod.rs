@@ -202,7 +202,7 @@ pub fn run(a: Args) -> Result<()> {
                 &serde_json::to_vec(&result)?,
             )?;
             tracing::info!(
-                "{} split {split} seed {seed}: {:.1} s",
+                "{} split {split} seed {seed}: {:.2} s",
                 prep.name,
                 t0.elapsed().as_secs_f64()
             );
