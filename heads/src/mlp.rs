@@ -226,10 +226,9 @@ pub fn train(
         first_layer::Gradients::default(),
         second_layer::Gradients::default(),
     );
-    let (mut xb, mut logits) = (Vec::new(), Vec::new());
+    let (mut xb, mut tb, mut logits) = (Vec::new(), Vec::new(), Vec::new());
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
-        let t_all = Tensor::from_slice(&buf, (m, n_tr, k), &dev)?;
         let order = epoch_order(n_tr, split_seed, model_seed, epoch);
         let mut train_sum = vec![0f32; m];
         for idx in order.chunks(cfg.batch) {
@@ -238,8 +237,15 @@ pub fn train(
             for &i in idx {
                 xb.extend_from_slice(&inputs.x_train[i as usize * d..(i as usize + 1) * d]);
             }
-            let idx_t = Tensor::from_slice(idx, rows, &dev)?;
-            let tb = t_all.index_select(&idx_t, 1)?;
+            // The minibatch's targets, (m, rows, k), gathered from the epoch's (m, n_train, k).
+            tb.clear();
+            for j in 0..m {
+                for &i in idx {
+                    let at = (j * n_tr + i as usize) * k;
+                    tb.extend_from_slice(&buf[at..at + k]);
+                }
+            }
+            let tb = Tensor::from_slice(&tb, (m, rows, k), &dev)?;
             p.forward(&xb, rows, &mut act, &mut logits);
             // The loss is candle's, from the logits as a leaf: its gradient there starts the
             // layers' own backward passes.
