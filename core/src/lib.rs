@@ -9,6 +9,8 @@
 //! - [`sample`]: seeded, portable subsampling without replacement and held-out annotator splits.
 //! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
 //! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
+//! - [`extrapolate`]: the curves beyond the votes there are, from a Dirichlet prior fitted to the
+//!   items (empirical Bayes), with a fit check and a validation on data that have the votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
 //! - [`synth`]: seeded synthetic data with known true distributions (the control for the model side).
 //! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
@@ -17,6 +19,7 @@
 
 pub mod bundle;
 pub mod curves;
+pub mod extrapolate;
 pub mod import;
 pub mod logtable;
 pub mod metrics;

@@ -7,6 +7,11 @@ from scipy. Deterministic quantities must agree to 1e-9, curve means within Mont
 
   numpy_reference.py distance REFERENCE.csv OTHER.csv      -> CSV item_id,entropy_reference,entropy_other,kl,jsd
   numpy_reference.py curves VOTES.csv --n 1,10 --repeats R  -> JSON {metric: {n: {mean, sd}}}
+  numpy_reference.py dirichlet VOTES.csv                    -> JSON {alpha, log_likelihood}
+
+`dirichlet` maximises the Dirichlet-multinomial marginal likelihood of the items' counts (without
+the multinomial coefficients) with scipy's L-BFGS-B over log α and scipy.special.gammaln — not
+the fixed-point iteration annosat uses.
 """
 import argparse
 import csv
@@ -79,6 +84,24 @@ def curves(args):
     json.dump(result, sys.stdout, indent=1)
 
 
+def dirichlet(args):
+    from scipy.optimize import minimize
+    from scipy.special import gammaln
+
+    _, _, counts = read_wide(args.votes)
+    counts = counts[counts.sum(axis=1) > 0].astype(np.float64)
+    n = counts.sum(axis=1)
+
+    def nll(log_a):
+        a = np.exp(log_a)
+        a0 = a.sum()
+        return -np.sum(gammaln(a0) - gammaln(n + a0) + np.sum(gammaln(counts + a) - gammaln(a), axis=1))
+
+    share = counts.sum(axis=0) / counts.sum()
+    res = minimize(nll, np.log(share), method="L-BFGS-B", options={"ftol": 1e-15, "gtol": 1e-10, "maxiter": 10000})
+    print(json.dumps({"alpha": np.exp(res.x).tolist(), "log_likelihood": -float(res.fun), "converged": bool(res.success)}))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp = ap.add_subparsers(dest="cmd", required=True)
@@ -91,8 +114,10 @@ def main():
     c.add_argument("--repeats", type=int, default=200)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--alpha", type=float, default=None)
+    dl = sp.add_parser("dirichlet")
+    dl.add_argument("votes")
     args = ap.parse_args()
-    distance(args) if args.cmd == "distance" else curves(args)
+    {"distance": distance, "curves": curves, "dirichlet": dirichlet}[args.cmd](args)
 
 
 if __name__ == "__main__":

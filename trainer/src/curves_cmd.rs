@@ -166,7 +166,7 @@ fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
     }
 }
 
-fn to_json(c: &Curves, cfg: &CurveConfig, target: f64) -> serde_json::Value {
+pub(crate) fn to_json(c: &Curves, cfg: &CurveConfig, target: f64) -> serde_json::Value {
     let mut metrics = serde_json::Map::new();
     let mut saturation = serde_json::Map::new();
     for m in Metric::ALL {

@@ -8,6 +8,7 @@
 
 mod bundle_cmd;
 mod curves_cmd;
+mod extrapolate_cmd;
 mod distance_cmd;
 #[cfg(feature = "models")]
 mod embed_cmd;
@@ -54,6 +55,9 @@ struct Cli {
 enum Command {
     /// Target-side saturation curves: how close p_N (N subsampled votes) gets to the full distribution.
     Curves(curves_cmd::Args),
+    /// The curves `curves` would print if every item had M votes, from fewer (a Dirichlet prior
+    /// fitted to the items); --check says how far that can be trusted.
+    Extrapolate(extrapolate_cmd::Args),
     /// Per-item entropy, KL and JS distance between two vote files with the same items and classes.
     Distance(distance_cmd::Args),
     /// Turn dataset folders into the compact files and index.json the web app fetches.
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Curves(a) => curves_cmd::run(a),
+        Command::Extrapolate(a) => extrapolate_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]

@@ -1,0 +1,166 @@
+//! How far an extrapolation can be trusted: a goodness-of-fit table the user can read, and the
+//! validation on data that really have more votes.
+
+use super::{extrapolate, DirichletFit, ExtrapolateConfig, ExtrapolateError};
+use crate::curves::{self, Metric};
+use crate::sample;
+use crate::votes::VoteTable;
+
+const PURPOSE_FIT_CHECK: u64 = 0xE_1;
+const PURPOSE_SPARSE: u64 = 0xE_2;
+
+/// Simulated vote vectors per item for the expected column.
+const SIMULATIONS: u32 = 20;
+
+/// Bins of an item's agreement: the share of its votes that went to its top class.
+pub const AGREEMENT_BINS: [(&str, f64); 4] = [
+    ("all votes agree", 1.0),
+    ("top class 80–99%", 0.8),
+    ("top class 60–79%", 0.6),
+    ("top class under 60%", 0.0),
+];
+
+/// Share of items (with 2 or more votes) per agreement bin: in the data, and expected under the
+/// fitted prior for the same vote counts. One Dirichlet fits when the columns are close; where it
+/// does not (e.g. a mix of clear and contested items), the table shows which way it errs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FitCheck {
+    pub bins: Vec<AgreementBin>,
+    /// Half the sum of |observed − expected| over the bins (0: identical, 1: disjoint).
+    pub total_variation: f64,
+    pub items: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AgreementBin {
+    pub label: String,
+    pub observed: f64,
+    pub expected: f64,
+}
+
+fn bin_of(counts: &[u32]) -> usize {
+    let n: u32 = counts.iter().sum();
+    let top = *counts.iter().max().unwrap_or(&0);
+    // top/n ≥ edge, compared in integers so 4/5 lands in 80% exactly.
+    AGREEMENT_BINS
+        .iter()
+        .position(|&(_, edge)| top as f64 >= edge * n as f64 - 1e-9)
+        .unwrap_or(AGREEMENT_BINS.len() - 1)
+}
+
+/// `n` votes from the fitted model (θ ~ Dirichlet(α), then a multinomial draw).
+fn simulate(alpha: &[f64], n: u32, rng: &mut rand_chacha::ChaCha8Rng, out: &mut [u32]) {
+    let mut theta = vec![0.0; alpha.len()];
+    super::dirichlet_draw(alpha, rng, &mut theta);
+    super::multinomial_draw(&theta, n, rng, out);
+}
+
+/// The agreement table of `table` against `fit`.
+pub fn fit_check(table: &VoteTable, fit: &DirichletFit, seed: u64) -> FitCheck {
+    let nb = AGREEMENT_BINS.len();
+    let (mut observed, mut expected) = (vec![0.0f64; nb], vec![0.0f64; nb]);
+    let mut sim = vec![0u32; table.num_classes()];
+    let mut items = 0u32;
+    for i in 0..table.num_items() {
+        let n = table.total(i);
+        if n < 2 {
+            continue;
+        }
+        items += 1;
+        observed[bin_of(table.counts(i))] += 1.0;
+        let mut rng = sample::stream(seed, PURPOSE_FIT_CHECK, i as u64, 0);
+        for _ in 0..SIMULATIONS {
+            simulate(&fit.alpha, n, &mut rng, &mut sim);
+            expected[bin_of(&sim)] += 1.0 / SIMULATIONS as f64;
+        }
+    }
+    let scale = 1.0 / items.max(1) as f64;
+    let bins: Vec<AgreementBin> = AGREEMENT_BINS
+        .iter()
+        .enumerate()
+        .map(|(b, (label, _))| AgreementBin {
+            label: label.to_string(),
+            observed: observed[b] * scale,
+            expected: expected[b] * scale,
+        })
+        .collect();
+    let total_variation = 0.5 * bins.iter().map(|b| (b.observed - b.expected).abs()).sum::<f64>();
+    FitCheck {
+        bins,
+        total_variation,
+        items,
+    }
+}
+
+/// One comparison of the validation: a metric at N, from data with `reference_votes` votes per
+/// item (`actual`) and extrapolated from `m` of them (`extrapolated`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TrustRow {
+    pub metric: Metric,
+    pub m: u32,
+    pub n: u32,
+    pub actual: Option<f64>,
+    pub extrapolated: Option<f64>,
+    /// (extrapolated − actual) / |actual|; `None` where either is undefined or `actual` is 0.
+    pub relative_error: Option<f64>,
+}
+
+/// Validation on data that have the votes: the items with at least `cfg.reference_votes` votes,
+/// each cut to exactly that many (a seeded subsample), give the actual curves; each item cut
+/// further to `m` votes (for each `m` in `ms`) is extrapolated back to `reference_votes`, and every
+/// metric's mean is compared at every grid N below `reference_votes` (at N = M' both sides compare
+/// p_M' with itself).
+pub fn trust_check(
+    table: &VoteTable,
+    cfg: &ExtrapolateConfig,
+    ms: &[u32],
+    progress: &mut impl FnMut(usize, usize),
+) -> Result<Vec<TrustRow>, ExtrapolateError> {
+    let r = cfg.reference_votes;
+    let k = table.num_classes();
+    let seed = cfg.curves.seed;
+    let cut = |from: &VoteTable, votes: u32, purpose_repeat: u64| -> VoteTable {
+        let (mut ids, mut counts) = (Vec::new(), Vec::new());
+        for i in 0..from.num_items() {
+            let mut rng = sample::stream(seed, PURPOSE_SPARSE, i as u64, purpose_repeat);
+            if let Some(c) = sample::subsample_counts(from.counts(i), votes, &mut rng) {
+                ids.push(from.item_ids()[i].clone());
+                counts.extend(c);
+            }
+        }
+        debug_assert_eq!(counts.len(), ids.len() * k);
+        VoteTable::new(from.classes().to_vec(), ids, counts)
+    };
+    let dense = cut(table, r, 0);
+    let actual = curves::compute(&dense, &cfg.curves)?;
+    let total = ms.len() * cfg.curves.repeats as usize;
+    let mut rows = Vec::new();
+    for (j, &m) in ms.iter().enumerate() {
+        let sparse = cut(&dense, m, 1 + m as u64);
+        let ext = extrapolate(&sparse, cfg, &mut |done, per| {
+            progress(j * per + done, total)
+        })?;
+        for metric in Metric::ALL {
+            for (g, &n) in actual.grid.iter().enumerate() {
+                if n >= r {
+                    continue;
+                }
+                let a = actual.point_at(metric, g).mean;
+                let e = ext.curves.point(metric, n).and_then(|p| p.mean);
+                let relative_error = match (a, e) {
+                    (Some(a), Some(e)) if a != 0.0 => Some((e - a) / a.abs()),
+                    _ => None,
+                };
+                rows.push(TrustRow {
+                    metric,
+                    m,
+                    n,
+                    actual: a,
+                    extrapolated: e,
+                    relative_error,
+                });
+            }
+        }
+    }
+    Ok(rows)
+}

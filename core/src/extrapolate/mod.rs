@@ -1,0 +1,173 @@
+//! Curves beyond the votes you have: the target-side curves a table *would* give if every item had
+//! `reference_votes` votes, estimated from fewer.
+//!
+//! With M votes per item, [`crate::curves`] compares p_N with p_M, so every curve reaches its end at
+//! N = M by construction: five votes per item say nothing about N = 20. Here a Dirichlet prior over
+//! the items' true distributions is fitted to all items at once ([`prior::fit`], empirical Bayes),
+//! and each item's posterior, Dirichlet(α + c_i), supplies plausible true distributions θ_i. One
+//! *posterior draw* is a whole table: θ_i for every item, then `reference_votes` votes per item from
+//! θ_i (a multinomial draw). The ordinary curves of that table — N votes without replacement, compared
+//! with its own p_M' — are what `annosat curves` would print on real data with M' votes per item,
+//! so the two are directly comparable. `draws` posterior tables share the repeats (repeat r belongs
+//! to draw r·draws/repeats), so the intervals hold both how uncertain the items' true distributions
+//! are and how much N annotators vary.
+//!
+//! What it assumes, and what [`check::fit_check`] shows the user: that one Dirichlet describes how
+//! items differ. [`check`] also measures how far the extrapolation can be trusted on data that have
+//! more votes than the user's: subsample them, extrapolate, compare with what they really give.
+
+pub mod check;
+pub mod prior;
+
+pub use prior::{fit, DirichletFit, FitError};
+
+use crate::curves::{self, CurveConfig, CurveError, Curves, Reference};
+use crate::sample;
+use crate::votes::VoteTable;
+use rand_distr::{Binomial, Distribution, Gamma};
+
+/// Streams of the posterior draws (per item and draw).
+const PURPOSE_POSTERIOR: u64 = 0xE_0;
+
+/// Settings of one extrapolation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtrapolateConfig {
+    /// M': the vote count per item the curves are for.
+    pub reference_votes: u32,
+    /// Grid, repeats, seed and KL smoothing, as for [`curves::compute`] (the reference must be
+    /// [`Reference::Full`]: the posterior tables' own votes).
+    pub curves: CurveConfig,
+    /// Posterior tables the repeats are spread over (at most `repeats`).
+    pub draws: u32,
+}
+
+/// Why an extrapolation cannot be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExtrapolateError {
+    #[error(transparent)]
+    Fit(#[from] FitError),
+    #[error(transparent)]
+    Curves(#[from] CurveError),
+    #[error("--reference-votes must be at least 2 (got {0})")]
+    ReferenceVotes(u32),
+    #[error("posterior draws must be between 1 and the number of repeats ({repeats}); got {draws}")]
+    Draws { draws: u32, repeats: u32 },
+    #[error("extrapolated curves compare with the posterior tables' own votes; a held-out reference does not apply")]
+    HeldOut,
+}
+
+/// The fitted prior, how well it fits, and the extrapolated curves.
+#[derive(Debug, Clone)]
+pub struct Extrapolation {
+    pub fit: DirichletFit,
+    pub check: check::FitCheck,
+    pub curves: Curves,
+}
+
+/// θ ~ Dirichlet(`shapes`) into `out`, also for tiny shapes: a Gamma(a) draw is Gamma(a + 1)·U^(1/a)
+/// (Marsaglia and Tsang), taken in logs and normalised from the largest, so shapes like 1e-6 —
+/// a prior fitted to items whose voters always agree — give one class ≈ 1 instead of every
+/// Gamma draw underflowing to 0.
+pub(crate) fn dirichlet_draw(shapes: &[f64], rng: &mut rand_chacha::ChaCha8Rng, out: &mut [f64]) {
+    for (o, &a) in out.iter_mut().zip(shapes) {
+        let g = Gamma::new(a + 1.0, 1.0).expect("positive shape").sample(rng);
+        let u: f64 = rand::Rng::random(rng);
+        // ln(1 − u): u may be 0, never 1.
+        *o = libm::log(g) + libm::log1p(-u) / a;
+    }
+    let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for o in out.iter_mut() {
+        *o = libm::exp(*o - top);
+        sum += *o;
+    }
+    for o in out.iter_mut() {
+        *o /= sum;
+    }
+}
+
+/// `votes` votes from θ (a multinomial draw, as binomials of what is left, class by class), into
+/// `out`.
+pub(crate) fn multinomial_draw(
+    theta: &[f64],
+    votes: u32,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    out: &mut [u32],
+) {
+    let mut mass = 1.0f64;
+    let mut left = votes as u64;
+    for (kk, &t) in theta.iter().enumerate() {
+        let c = if kk + 1 == theta.len() || left == 0 {
+            left
+        } else {
+            let p = (t / mass).clamp(0.0, 1.0);
+            Binomial::new(left, p).expect("p in [0, 1]").sample(rng)
+        };
+        out[kk] = c as u32;
+        left -= c;
+        mass = (mass - t).max(0.0);
+    }
+}
+
+/// One posterior table: for every item, θ_i ~ Dirichlet(α + c_i), then `votes` votes from θ_i.
+/// Deterministic in (seed, item, draw), so the CLI and the app get the same table.
+pub fn posterior_table(
+    table: &VoteTable,
+    fit: &DirichletFit,
+    votes: u32,
+    seed: u64,
+    draw: u32,
+) -> VoteTable {
+    let k = table.num_classes();
+    let mut counts = Vec::with_capacity(table.num_items() * k);
+    let (mut theta, mut shapes, mut c) = (vec![0.0f64; k], vec![0.0f64; k], vec![0u32; k]);
+    for i in 0..table.num_items() {
+        let mut rng = sample::stream(seed, PURPOSE_POSTERIOR, i as u64, draw as u64);
+        for (s, (&a, &n)) in shapes.iter_mut().zip(fit.alpha.iter().zip(table.counts(i))) {
+            *s = a + n as f64;
+        }
+        dirichlet_draw(&shapes, &mut rng, &mut theta);
+        multinomial_draw(&theta, votes, &mut rng, &mut c);
+        counts.extend_from_slice(&c);
+    }
+    VoteTable::new(table.classes().to_vec(), table.item_ids().to_vec(), counts)
+}
+
+/// Fits the prior and computes the extrapolated curves; `progress(done, total)` counts repeats.
+pub fn extrapolate(
+    table: &VoteTable,
+    cfg: &ExtrapolateConfig,
+    progress: &mut impl FnMut(usize, usize),
+) -> Result<Extrapolation, ExtrapolateError> {
+    if cfg.reference_votes < 2 {
+        return Err(ExtrapolateError::ReferenceVotes(cfg.reference_votes));
+    }
+    if cfg.curves.reference != Reference::Full {
+        return Err(ExtrapolateError::HeldOut);
+    }
+    let repeats = cfg.curves.repeats;
+    if cfg.draws == 0 || cfg.draws > repeats.max(1) {
+        return Err(ExtrapolateError::Draws {
+            draws: cfg.draws,
+            repeats,
+        });
+    }
+    let fit = prior::fit(table)?;
+    let check = check::fit_check(table, &fit, cfg.curves.seed);
+    let mut parts = Vec::with_capacity(cfg.draws as usize);
+    let total = repeats as usize;
+    for s in 0..cfg.draws {
+        let range = s * repeats / cfg.draws..(s + 1) * repeats / cfg.draws;
+        let syn = posterior_table(table, &fit, cfg.reference_votes, cfg.curves.seed, s);
+        let start = range.start as usize;
+        let part = curves::compute_repeats(&syn, &cfg.curves, range, &mut |done, _| {
+            progress(start + done, total)
+        })?;
+        parts.push(part);
+    }
+    let curves = Curves::merge(parts).expect("parts over contiguous repeats of one grid");
+    Ok(Extrapolation { fit, check, curves })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,136 @@
+use super::*;
+use crate::curves::Metric;
+use crate::synth::{generate, SynthConfig};
+
+fn table(counts: Vec<u32>, k: usize) -> VoteTable {
+    let n = counts.len() / k;
+    VoteTable::new(
+        (0..k).map(|c| format!("c{c}")).collect(),
+        (0..n).map(|i| format!("i{i}")).collect(),
+        counts,
+    )
+}
+
+fn config(reference_votes: u32, grid: Vec<u32>) -> ExtrapolateConfig {
+    ExtrapolateConfig {
+        reference_votes,
+        curves: CurveConfig {
+            grid,
+            repeats: 20,
+            ..Default::default()
+        },
+        draws: 5,
+    }
+}
+
+#[test]
+fn posterior_tables_have_the_asked_votes_and_follow_strong_evidence() {
+    // Item 0 has 900 votes 2:1 — its posterior is tight; item 1 has none — its posterior is the
+    // prior.
+    let t = table(vec![600, 300, 0, 0, 5, 5], 2);
+    let f = fit(&t).unwrap();
+    let a = posterior_table(&t, &f, 3000, 1, 0);
+    assert_eq!(a, posterior_table(&t, &f, 3000, 1, 0), "deterministic");
+    assert_ne!(a, posterior_table(&t, &f, 3000, 1, 1), "draws differ");
+    for i in 0..3 {
+        assert_eq!(a.total(i), 3000);
+    }
+    let share = a.counts(0)[0] as f64 / 3000.0;
+    assert!((share - 2.0 / 3.0).abs() < 0.05, "{share}");
+}
+
+/// On data that really come from one Dirichlet prior, extrapolating from 5 votes per item back to
+/// 40 reproduces the curves of the 40-vote data.
+#[test]
+fn extrapolation_from_five_votes_matches_the_dense_data_it_came_from() {
+    let syn = generate(&SynthConfig {
+        items: 600,
+        votes: 40,
+        classes: 3,
+        concentration: 0.8,
+        spammers: 0.0,
+        biased: 0.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let cfg = config(40, vec![1, 2, 5, 10, 20, 30]);
+    let rows = check::trust_check(&syn.table, &cfg, &[5], &mut |_, _| {}).unwrap();
+    for r in &rows {
+        if matches!(r.metric, Metric::Kl | Metric::Jsd) {
+            let e = r.relative_error.unwrap();
+            assert!(e.abs() < 0.08, "{:?} N={}: {e}", r.metric, r.n);
+        }
+    }
+    // Every metric at every N below 40, for the one M.
+    assert_eq!(rows.len(), 4 * 6);
+}
+
+#[test]
+fn the_fit_check_reads_agreement_shares_and_flags_a_poor_fit() {
+    // Half the items unanimous one way, half the other: one Dirichlet fits that (small α), so
+    // the agreement table is close. Half unanimous and half split 50/50 is a mixture one
+    // Dirichlet cannot reproduce: the table shows it.
+    let mut good = Vec::new();
+    let mut poor = Vec::new();
+    for i in 0..400 {
+        good.extend(if i % 2 == 0 { [10, 0] } else { [0, 10] });
+        poor.extend(if i % 2 == 0 { [10, 0] } else { [5, 5] });
+    }
+    let (good, poor) = (table(good, 2), table(poor, 2));
+    let cg = check::fit_check(&good, &fit(&good).unwrap(), 3);
+    let cp = check::fit_check(&poor, &fit(&poor).unwrap(), 3);
+    assert_eq!(cg.items, 400);
+    assert!((cg.bins[0].observed - 1.0).abs() < 1e-12);
+    assert!(cg.total_variation < 0.05, "{cg:?}");
+    assert!(cp.total_variation > 0.2, "{cp:?}");
+    let sum: f64 = cp.bins.iter().map(|b| b.expected).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn says_what_it_cannot_do() {
+    let t = table(vec![3, 2, 1, 4], 2);
+    let mut cfg = config(1, vec![]);
+    assert_eq!(
+        extrapolate(&t, &cfg, &mut |_, _| {}).unwrap_err(),
+        ExtrapolateError::ReferenceVotes(1)
+    );
+    cfg.reference_votes = 10;
+    cfg.draws = 0;
+    assert!(matches!(
+        extrapolate(&t, &cfg, &mut |_, _| {}).unwrap_err(),
+        ExtrapolateError::Draws { .. }
+    ));
+    cfg.draws = 2;
+    cfg.curves.reference = Reference::HeldOut { fraction: 0.2 };
+    assert_eq!(
+        extrapolate(&t, &cfg, &mut |_, _| {}).unwrap_err(),
+        ExtrapolateError::HeldOut
+    );
+    cfg.curves.reference = Reference::Full;
+    let e = extrapolate(&t, &cfg, &mut |_, _| {}).unwrap();
+    assert_eq!(e.curves.grid, (1..=10).collect::<Vec<_>>());
+    assert_eq!(e.curves.repeats, 20);
+}
+
+#[test]
+fn dirichlet_draws_have_the_right_mean_and_survive_tiny_shapes() {
+    let shapes = [0.3, 1.0, 2.7];
+    let mut rng = sample::stream(1, 2, 3, 4);
+    let (mut mean, mut out) = ([0.0f64; 3], [0.0f64; 3]);
+    let draws = 20_000;
+    for _ in 0..draws {
+        dirichlet_draw(&shapes, &mut rng, &mut out);
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        for (m, o) in mean.iter_mut().zip(out) {
+            *m += o / draws as f64;
+        }
+    }
+    for (m, a) in mean.iter().zip(shapes) {
+        assert!((m - a / 4.0).abs() < 0.01, "{mean:?}");
+    }
+    // A prior fitted to voters who always agree: one class takes (almost) everything.
+    let mut out = [0.0f64; 2];
+    dirichlet_draw(&[1e-8, 1e-8], &mut rng, &mut out);
+    assert!(out[0].max(out[1]) > 1.0 - 1e-6, "{out:?}");
+}

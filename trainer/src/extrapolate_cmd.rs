@@ -1,0 +1,146 @@
+//! `annosat extrapolate`: the curves `annosat curves` would print if every item had M' votes,
+//! estimated from the votes there are (annosat_core::extrapolate: one Dirichlet prior fitted to all
+//! items, posterior tables drawn from it); `--check` measures how far that can be trusted on data
+//! that have the votes.
+
+use crate::curves_cmd::{to_json, Format};
+use annosat_core::curves::{CurveConfig, Reference};
+use annosat_core::extrapolate::{self, check, ExtrapolateConfig};
+use anyhow::{bail, Result};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
+    #[arg(long)]
+    votes: PathBuf,
+    /// M': the votes per item the curves are for. The output compares with `annosat curves` on data
+    /// that have M' votes per item (at N = M' both compare p_M' with itself).
+    #[arg(long, value_name = "M")]
+    reference_votes: u32,
+    /// Annotator budgets N, comma-separated. Default: every N from 1 to M'.
+    #[arg(long, value_delimiter = ',')]
+    n: Vec<u32>,
+    /// Random subsamples per N, spread over the posterior draws; the interval is the 2.5–97.5th
+    /// percentile over repeats, so it holds both the items' uncertain true distributions and how
+    /// much N annotators vary.
+    #[arg(long, default_value_t = 50)]
+    repeats: u32,
+    /// Posterior tables (plausible true distributions for every item) the repeats are spread over.
+    #[arg(long, default_value_t = 10)]
+    draws: u32,
+    /// Seed for every random draw.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Add-α pseudo-count for `kl`, as in `annosat curves`. Default 1/K.
+    #[arg(long)]
+    alpha: Option<f64>,
+    /// Output: csv prints `n,metric,mean,lo,hi` as `annosat curves` does; json adds the fitted prior,
+    /// the fit check, items per N and saturation points.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+    /// Validate instead of extrapolating: the items with at least M' votes, cut to M' (a seeded
+    /// subsample), give the actual curves; cut further to each of these vote counts (e.g. 5,10,20)
+    /// and extrapolated back to M', they give the estimate. Prints
+    /// `metric,m,n,actual,extrapolated,relative_error` for every N below M'.
+    #[arg(long, value_delimiter = ',', value_name = "M")]
+    check: Vec<u32>,
+    /// Drop items with zero votes instead of failing on them.
+    #[arg(long)]
+    skip_empty_items: bool,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
+    let cfg = ExtrapolateConfig {
+        reference_votes: a.reference_votes,
+        curves: CurveConfig {
+            grid: a.n.clone(),
+            repeats: a.repeats,
+            seed: a.seed,
+            alpha: a.alpha,
+            reference: Reference::Full,
+        },
+        draws: a.draws.min(a.repeats.max(1)),
+    };
+    if !a.check.is_empty() {
+        if let Some(&m) = a.check.iter().find(|&&m| m < 2 || m >= a.reference_votes) {
+            bail!(
+                "--check {m}: each vote count to extrapolate from must be at least 2 and below --reference-votes ({})",
+                a.reference_votes
+            );
+        }
+        let bar = crate::util::progress((a.check.len() as u32 * a.repeats) as u64, "repeats");
+        let rows = check::trust_check(&table, &cfg, &a.check, &mut |d, _| {
+            bar.set_position(d as u64)
+        })?;
+        bar.finish_and_clear();
+        let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v}"));
+        let mut out = String::from("metric,m,n,actual,extrapolated,relative_error\n");
+        for r in &rows {
+            writeln!(
+                out,
+                "{},{},{},{},{},{}",
+                r.metric.name(),
+                r.m,
+                r.n,
+                fmt(r.actual),
+                fmt(r.extrapolated),
+                fmt(r.relative_error)
+            )?;
+        }
+        print!("{out}");
+        return Ok(());
+    }
+    let bar = crate::util::progress(a.repeats as u64, "repeats");
+    let ext = extrapolate::extrapolate(&table, &cfg, &mut |d, _| bar.set_position(d as u64))?;
+    bar.finish_and_clear();
+    let f = &ext.fit;
+    let show = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:.4}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    eprintln!(
+        "prior: Dirichlet α = ({}) over ({}), fitted to {} items by maximum marginal likelihood ({} iterations{}); precision α₀ = {:.3}, mean ({})",
+        show(&f.alpha),
+        table.classes().join(", "),
+        f.items,
+        f.iterations,
+        if f.converged { "" } else { ", NOT converged: the data say little about how items differ" },
+        f.precision(),
+        show(&f.mean()),
+    );
+    eprintln!(
+        "fit check ({} items with 2+ votes; share of items, data vs the fitted prior for the same vote counts):",
+        ext.check.items
+    );
+    for b in &ext.check.bins {
+        eprintln!(
+            "  {:<22} {:>6.1}%  {:>6.1}%",
+            b.label,
+            100.0 * b.observed,
+            100.0 * b.expected
+        );
+    }
+    eprintln!(
+        "  total variation {:.3} (0: the prior reproduces how much items agree; large: one Dirichlet does not describe these items)",
+        ext.check.total_variation
+    );
+    let out = match a.format {
+        Format::Csv => ext.curves.to_csv(),
+        Format::Json => {
+            let mut v = to_json(&ext.curves, &cfg.curves, 0.9);
+            v["reference_votes"] = json!(a.reference_votes);
+            v["draws"] = json!(cfg.draws);
+            v["prior"] = serde_json::to_value(&ext.fit)?;
+            v["fit_check"] = serde_json::to_value(&ext.check)?;
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+    };
+    print!("{out}");
+    Ok(())
+}
