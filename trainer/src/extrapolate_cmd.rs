@@ -5,7 +5,7 @@
 
 use crate::curves_cmd::{to_json, Format};
 use annosat_core::curves::{CurveConfig, Reference};
-use annosat_core::extrapolate::{self, check, ExtrapolateConfig};
+use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig};
 use anyhow::{bail, Result};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -47,9 +47,23 @@ pub struct Args {
     /// `metric,m,n,actual,extrapolated,relative_error` for every N below M'.
     #[arg(long, value_delimiter = ',', value_name = "M")]
     check: Vec<u32>,
+    /// Dirichlets in the prior: `auto` lets BIC choose among 1–4 (a mixture where items are, say,
+    /// either clear or split), or a number fixes it (1: one Dirichlet).
+    #[arg(long, default_value = "auto", value_parser = parse_components)]
+    components: Components,
     /// Drop items with zero votes instead of failing on them.
     #[arg(long)]
     skip_empty_items: bool,
+}
+
+fn parse_components(s: &str) -> Result<Components, String> {
+    match s {
+        "auto" => Ok(Components::Auto { max: 4 }),
+        n => n
+            .parse()
+            .map(Components::Fixed)
+            .map_err(|_| format!("{s:?}: expected auto or a number of Dirichlets (1–8)")),
+    }
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -64,6 +78,7 @@ pub fn run(a: Args) -> Result<()> {
             reference: Reference::Full,
         },
         draws: a.draws.min(a.repeats.max(1)),
+        components: a.components,
     };
     if !a.check.is_empty() {
         if let Some(&m) = a.check.iter().find(|&&m| m < 2 || m >= a.reference_votes) {
@@ -97,23 +112,7 @@ pub fn run(a: Args) -> Result<()> {
     let bar = crate::util::progress(a.repeats as u64, "repeats");
     let ext = extrapolate::extrapolate(&table, &cfg, &mut |d, _| bar.set_position(d as u64))?;
     bar.finish_and_clear();
-    let f = &ext.fit;
-    let show = |v: &[f64]| {
-        v.iter()
-            .map(|x| format!("{x:.4}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    eprintln!(
-        "prior: Dirichlet α = ({}) over ({}), fitted to {} items by maximum marginal likelihood ({} iterations{}); precision α₀ = {:.3}, mean ({})",
-        show(&f.alpha),
-        table.classes().join(", "),
-        f.items,
-        f.iterations,
-        if f.converged { "" } else { ", NOT converged: the data say little about how items differ" },
-        f.precision(),
-        show(&f.mean()),
-    );
+    eprintln!("prior: {}", ext.fit.describe(table.classes()));
     eprintln!(
         "fit check ({} items with 2+ votes; share of items, data vs the fitted prior for the same vote counts):",
         ext.check.items
@@ -127,7 +126,7 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     eprintln!(
-        "  total variation {:.3} (0: the prior reproduces how much items agree; large: one Dirichlet does not describe these items)",
+        "  total variation {:.3} (0: the prior reproduces how much items agree; large: it does not describe these items)",
         ext.check.total_variation
     );
     let out = match a.format {

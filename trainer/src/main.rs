@@ -8,12 +8,12 @@
 
 mod bundle_cmd;
 mod curves_cmd;
-mod extrapolate_cmd;
 mod distance_cmd;
 #[cfg(feature = "models")]
 mod embed_cmd;
 #[cfg(feature = "models")]
 mod encoder;
+mod extrapolate_cmd;
 #[cfg(feature = "models")]
 mod features_cmd;
 #[cfg(feature = "models")]

@@ -1,7 +1,7 @@
 //! How far an extrapolation can be trusted: a goodness-of-fit table the user can read, and the
 //! validation on data that really have more votes.
 
-use super::{extrapolate, DirichletFit, ExtrapolateConfig, ExtrapolateError};
+use super::{extrapolate, ExtrapolateConfig, ExtrapolateError, Prior};
 use crate::curves::{self, Metric};
 use crate::sample;
 use crate::votes::VoteTable;
@@ -48,15 +48,18 @@ fn bin_of(counts: &[u32]) -> usize {
         .unwrap_or(AGREEMENT_BINS.len() - 1)
 }
 
-/// `n` votes from the fitted model (θ ~ Dirichlet(α), then a multinomial draw).
-fn simulate(alpha: &[f64], n: u32, rng: &mut rand_chacha::ChaCha8Rng, out: &mut [u32]) {
+/// `n` votes from the fitted model (a component by its weight, θ ~ Dirichlet(α_c), then a
+/// multinomial draw).
+fn simulate(fit: &Prior, n: u32, rng: &mut rand_chacha::ChaCha8Rng, out: &mut [u32]) {
+    let weights: Vec<f64> = fit.components.iter().map(|c| c.weight).collect();
+    let alpha = &fit.components[super::pick(&weights, rng)].alpha;
     let mut theta = vec![0.0; alpha.len()];
     super::dirichlet_draw(alpha, rng, &mut theta);
     super::multinomial_draw(&theta, n, rng, out);
 }
 
 /// The agreement table of `table` against `fit`.
-pub fn fit_check(table: &VoteTable, fit: &DirichletFit, seed: u64) -> FitCheck {
+pub fn fit_check(table: &VoteTable, fit: &Prior, seed: u64) -> FitCheck {
     let nb = AGREEMENT_BINS.len();
     let (mut observed, mut expected) = (vec![0.0f64; nb], vec![0.0f64; nb]);
     let mut sim = vec![0u32; table.num_classes()];
@@ -70,7 +73,7 @@ pub fn fit_check(table: &VoteTable, fit: &DirichletFit, seed: u64) -> FitCheck {
         observed[bin_of(table.counts(i))] += 1.0;
         let mut rng = sample::stream(seed, PURPOSE_FIT_CHECK, i as u64, 0);
         for _ in 0..SIMULATIONS {
-            simulate(&fit.alpha, n, &mut rng, &mut sim);
+            simulate(fit, n, &mut rng, &mut sim);
             expected[bin_of(&sim)] += 1.0 / SIMULATIONS as f64;
         }
     }
@@ -84,7 +87,11 @@ pub fn fit_check(table: &VoteTable, fit: &DirichletFit, seed: u64) -> FitCheck {
             expected: expected[b] * scale,
         })
         .collect();
-    let total_variation = 0.5 * bins.iter().map(|b| (b.observed - b.expected).abs()).sum::<f64>();
+    let total_variation = 0.5
+        * bins
+            .iter()
+            .map(|b| (b.observed - b.expected).abs())
+            .sum::<f64>();
     FitCheck {
         bins,
         total_variation,

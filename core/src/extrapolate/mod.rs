@@ -19,7 +19,7 @@
 pub mod check;
 pub mod prior;
 
-pub use prior::{fit, DirichletFit, FitError};
+pub use prior::{fit, Component, Components, FitError, Prior};
 
 use crate::curves::{self, CurveConfig, CurveError, Curves, Reference};
 use crate::sample;
@@ -39,6 +39,8 @@ pub struct ExtrapolateConfig {
     pub curves: CurveConfig,
     /// Posterior tables the repeats are spread over (at most `repeats`).
     pub draws: u32,
+    /// One Dirichlet, a mixture of a fixed number, or the BIC's choice.
+    pub components: Components,
 }
 
 /// Why an extrapolation cannot be computed.
@@ -50,7 +52,9 @@ pub enum ExtrapolateError {
     Curves(#[from] CurveError),
     #[error("--reference-votes must be at least 2 (got {0})")]
     ReferenceVotes(u32),
-    #[error("posterior draws must be between 1 and the number of repeats ({repeats}); got {draws}")]
+    #[error(
+        "posterior draws must be between 1 and the number of repeats ({repeats}); got {draws}"
+    )]
     Draws { draws: u32, repeats: u32 },
     #[error("extrapolated curves compare with the posterior tables' own votes; a held-out reference does not apply")]
     HeldOut,
@@ -59,7 +63,7 @@ pub enum ExtrapolateError {
 /// The fitted prior, how well it fits, and the extrapolated curves.
 #[derive(Debug, Clone)]
 pub struct Extrapolation {
-    pub fit: DirichletFit,
+    pub fit: Prior,
     pub check: check::FitCheck,
     pub curves: Curves,
 }
@@ -70,7 +74,9 @@ pub struct Extrapolation {
 /// Gamma draw underflowing to 0.
 pub(crate) fn dirichlet_draw(shapes: &[f64], rng: &mut rand_chacha::ChaCha8Rng, out: &mut [f64]) {
     for (o, &a) in out.iter_mut().zip(shapes) {
-        let g = Gamma::new(a + 1.0, 1.0).expect("positive shape").sample(rng);
+        let g = Gamma::new(a + 1.0, 1.0)
+            .expect("positive shape")
+            .sample(rng);
         let u: f64 = rand::Rng::random(rng);
         // ln(1 − u): u may be 0, never 1.
         *o = libm::log(g) + libm::log1p(-u) / a;
@@ -109,11 +115,28 @@ pub(crate) fn multinomial_draw(
     }
 }
 
-/// One posterior table: for every item, θ_i ~ Dirichlet(α + c_i), then `votes` votes from θ_i.
-/// Deterministic in (seed, item, draw), so the CLI and the app get the same table.
+/// An index drawn with the given probabilities (one uniform draw; one component: no draw).
+pub(crate) fn pick(probs: &[f64], rng: &mut rand_chacha::ChaCha8Rng) -> usize {
+    if probs.len() == 1 {
+        return 0;
+    }
+    let u: f64 = rand::Rng::random(rng);
+    let mut acc = 0.0;
+    for (j, &p) in probs.iter().enumerate() {
+        acc += p;
+        if u < acc {
+            return j;
+        }
+    }
+    probs.len() - 1
+}
+
+/// One posterior table: for every item, a component c with its posterior probability, then
+/// θ_i ~ Dirichlet(α_c + c_i), then `votes` votes from θ_i. Deterministic in (seed, item, draw),
+/// so the CLI and the app get the same table.
 pub fn posterior_table(
     table: &VoteTable,
-    fit: &DirichletFit,
+    fit: &Prior,
     votes: u32,
     seed: u64,
     draw: u32,
@@ -123,7 +146,9 @@ pub fn posterior_table(
     let (mut theta, mut shapes, mut c) = (vec![0.0f64; k], vec![0.0f64; k], vec![0u32; k]);
     for i in 0..table.num_items() {
         let mut rng = sample::stream(seed, PURPOSE_POSTERIOR, i as u64, draw as u64);
-        for (s, (&a, &n)) in shapes.iter_mut().zip(fit.alpha.iter().zip(table.counts(i))) {
+        let comp = pick(&fit.responsibilities(table.counts(i)), &mut rng);
+        let alpha = &fit.components[comp].alpha;
+        for (s, (&a, &n)) in shapes.iter_mut().zip(alpha.iter().zip(table.counts(i))) {
             *s = a + n as f64;
         }
         dirichlet_draw(&shapes, &mut rng, &mut theta);
@@ -152,7 +177,7 @@ pub fn extrapolate(
             repeats,
         });
     }
-    let fit = prior::fit(table)?;
+    let fit = prior::fit(table, cfg.components, cfg.curves.seed)?;
     let check = check::fit_check(table, &fit, cfg.curves.seed);
     let mut parts = Vec::with_capacity(cfg.draws as usize);
     let total = repeats as usize;

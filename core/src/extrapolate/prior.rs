@@ -1,4 +1,5 @@
-//! One Dirichlet prior over the items' true label distributions, fitted by empirical Bayes.
+//! The prior over the items' true label distributions — one Dirichlet, or a mixture of a few —
+//! fitted by empirical Bayes.
 //!
 //! Model: item i's true distribution θ_i ~ Dirichlet(α), and its n_i votes are a multinomial draw
 //! from θ_i, so its counts follow the Dirichlet-multinomial (Pólya) distribution with parameter α.
@@ -14,37 +15,66 @@
 //! which increases ℓ at every step. Items with the same counts are one term with a weight, so an
 //! upload of a million items with five votes each costs a few hundred terms per iteration.
 //! tests/reference/numpy_reference.py fits the same likelihood with scipy's L-BFGS-B, independently.
+//!
+//! One Dirichlet cannot describe every set: where items are either clear or split (a bimodal
+//! spread of agreement) it smooths the two into one hump. A mixture of C Dirichlets, π_c and α_c,
+//! is fitted by EM over the same count patterns (E: each pattern's responsibilities from its
+//! Dirichlet-multinomial likelihood under each component; M: the weights, and one weighted Minka
+//! step per component), from several seeded random starts, keeping the best likelihood; C is
+//! chosen by BIC, −2ℓ + (C·K + C − 1)·ln(items), over 1…4 unless the user fixes it.
 
+use crate::sample;
 use crate::votes::VoteTable;
 use statrs::function::gamma::{digamma, ln_gamma};
 use std::collections::HashMap;
 
-/// A fitted prior and how the fit went.
+/// One Dirichlet of the prior and its share of the items.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct DirichletFit {
+pub struct Component {
+    pub weight: f64,
     /// The concentration of each class (same order as the table's classes).
     pub alpha: Vec<f64>,
-    /// ℓ(α) at the fit (without the multinomial coefficients).
-    pub log_likelihood: f64,
-    pub iterations: u32,
-    /// False when the iteration limit was reached first (the data say almost nothing about how
-    /// dispersed the items are, e.g. nearly every item has one vote; α₀ then keeps growing).
-    pub converged: bool,
-    /// Items that took part (those with at least one vote).
-    pub items: u32,
 }
 
-impl DirichletFit {
-    /// α₀ = Σ α_k: how alike the items are (large: every item near the mean distribution).
+impl Component {
+    /// α₀ = Σ α_k: how alike this component's items are (large: all near its mean).
     pub fn precision(&self) -> f64 {
         self.alpha.iter().sum()
     }
 
-    /// The prior's mean distribution, α / α₀.
+    /// The component's mean distribution, α / α₀.
     pub fn mean(&self) -> Vec<f64> {
         let s = self.precision();
         self.alpha.iter().map(|a| a / s).collect()
     }
+}
+
+/// A fitted prior and how the fit went.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Prior {
+    pub components: Vec<Component>,
+    /// ℓ at the fit (without the multinomial coefficients).
+    pub log_likelihood: f64,
+    /// −2ℓ + (parameters)·ln(items).
+    pub bic: f64,
+    pub iterations: u32,
+    /// False when the iteration limit was reached first (e.g. the data say almost nothing about
+    /// how dispersed the items are, or voters always agree and α keeps shrinking toward 0).
+    pub converged: bool,
+    /// Items that took part (those with at least one vote).
+    pub items: u32,
+    /// BIC of every number of components tried, when it was chosen by BIC.
+    pub tried: Vec<(usize, f64)>,
+}
+
+/// How many Dirichlets the prior has.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Components {
+    Fixed(usize),
+    /// The BIC's choice among 1..=max.
+    Auto {
+        max: usize,
+    },
 }
 
 /// Why no prior could be fitted.
@@ -54,96 +84,362 @@ pub enum FitError {
     TooFewVotes,
     #[error("class {0:?} has no vote in any item; drop it from the file first")]
     EmptyClass(String),
+    #[error("a prior needs 1 to 8 components (got {0})")]
+    BadComponents(usize),
 }
 
 const MAX_ITERATIONS: u32 = 100_000;
 const TOLERANCE: f64 = 1e-10;
+const EM_ITERATIONS: u32 = 2_000;
+const EM_TOLERANCE: f64 = 1e-8;
+const EM_STARTS: u64 = 4;
+const PURPOSE_EM: u64 = 0xE_3;
 
-/// Distinct count vectors and how many items have each.
-fn patterns(table: &VoteTable) -> Vec<(Vec<u32>, f64)> {
+/// Distinct count vectors and how many items have each, in a fixed order.
+struct Patterns {
+    counts: Vec<Vec<u32>>,
+    totals: Vec<u32>,
+    weights: Vec<f64>,
+}
+
+fn patterns(table: &VoteTable) -> Patterns {
     let mut seen: HashMap<&[u32], f64> = HashMap::new();
     for i in 0..table.num_items() {
         if table.total(i) > 0 {
             *seen.entry(table.counts(i)).or_default() += 1.0;
         }
     }
-    let mut out: Vec<(Vec<u32>, f64)> = seen.into_iter().map(|(c, w)| (c.to_vec(), w)).collect();
+    let mut v: Vec<(Vec<u32>, f64)> = seen.into_iter().map(|(c, w)| (c.to_vec(), w)).collect();
     // A fixed order: the sums below must not depend on the hash map's.
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    Patterns {
+        totals: v.iter().map(|(c, _)| c.iter().sum()).collect(),
+        weights: v.iter().map(|(_, w)| *w).collect(),
+        counts: v.into_iter().map(|(c, _)| c).collect(),
+    }
 }
 
-/// ℓ(α) of weighted count patterns.
-fn log_likelihood(pats: &[(Vec<u32>, f64)], alpha: &[f64]) -> f64 {
+/// ln of the Dirichlet-multinomial probability of `c` (without the multinomial coefficient).
+pub(crate) fn dm_log(c: &[u32], alpha: &[f64]) -> f64 {
     let a0: f64 = alpha.iter().sum();
-    let lg_a: Vec<f64> = alpha.iter().map(|&a| ln_gamma(a)).collect();
-    let lg_a0 = ln_gamma(a0);
-    pats.iter()
-        .map(|(c, w)| {
-            let n: u32 = c.iter().sum();
-            let per_class: f64 = c
-                .iter()
-                .zip(alpha)
-                .zip(&lg_a)
-                .map(|((&ck, &ak), &lg)| ln_gamma(ck as f64 + ak) - lg)
-                .sum();
-            w * (lg_a0 - ln_gamma(n as f64 + a0) + per_class)
-        })
-        .sum()
+    let n: u32 = c.iter().sum();
+    let per_class: f64 = c
+        .iter()
+        .zip(alpha)
+        .map(|(&ck, &ak)| ln_gamma(ck as f64 + ak) - ln_gamma(ak))
+        .sum();
+    ln_gamma(a0) - ln_gamma(n as f64 + a0) + per_class
 }
 
-/// The maximum-marginal-likelihood Dirichlet prior of the table's items.
-pub fn fit(table: &VoteTable) -> Result<DirichletFit, FitError> {
-    let k = table.num_classes();
-    let pats = patterns(table);
-    if !pats.iter().any(|(c, _)| c.iter().sum::<u32>() >= 2) {
+/// One weighted Minka fixed-point step for `alpha`; returns the largest relative change.
+fn minka_step(p: &Patterns, w: &[f64], alpha: &mut [f64]) -> f64 {
+    let k = alpha.len();
+    let a0: f64 = alpha.iter().sum();
+    let psi_a0 = digamma(a0);
+    let psi_a: Vec<f64> = alpha.iter().map(|&a| digamma(a)).collect();
+    let (mut num, mut den) = (vec![0.0f64; k], 0.0);
+    for ((c, &n), &w) in p.counts.iter().zip(&p.totals).zip(w) {
+        if w == 0.0 {
+            continue;
+        }
+        den += w * (digamma(n as f64 + a0) - psi_a0);
+        for kk in 0..k {
+            num[kk] += w * (digamma(c[kk] as f64 + alpha[kk]) - psi_a[kk]);
+        }
+    }
+    let mut change = 0.0f64;
+    if den > 0.0 {
+        for kk in 0..k {
+            let next = alpha[kk] * num[kk] / den;
+            // A class a component never sees would go to 0, where digamma is undefined.
+            let next = next.max(1e-12);
+            change = change.max(((next - alpha[kk]) / alpha[kk]).abs());
+            alpha[kk] = next;
+        }
+    }
+    change
+}
+
+fn bic(ll: f64, c: usize, k: usize, items: f64) -> f64 {
+    -2.0 * ll + (c * k + c - 1) as f64 * items.ln()
+}
+
+fn check(table: &VoteTable, p: &Patterns) -> Result<(), FitError> {
+    if !p.totals.iter().any(|&n| n >= 2) {
         return Err(FitError::TooFewVotes);
     }
-    let mut totals = vec![0.0f64; k];
-    for (c, w) in &pats {
+    for kk in 0..table.num_classes() {
+        if p.counts.iter().all(|c| c[kk] == 0) {
+            return Err(FitError::EmptyClass(table.classes()[kk].clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The pooled class shares with precision 1: the start of every fit (any positive start converges).
+fn pooled_start(p: &Patterns, w: &[f64], k: usize) -> Vec<f64> {
+    let mut totals = vec![1e-9f64; k];
+    for (c, &w) in p.counts.iter().zip(w) {
         for (t, &ck) in totals.iter_mut().zip(c) {
             *t += w * ck as f64;
         }
     }
-    if let Some(j) = totals.iter().position(|&t| t == 0.0) {
-        return Err(FitError::EmptyClass(table.classes()[j].clone()));
-    }
-    // Start at the pooled class shares with precision 1 (any positive start converges).
     let all: f64 = totals.iter().sum();
-    let mut alpha: Vec<f64> = totals.iter().map(|t| t / all).collect();
+    totals.iter().map(|t| t / all).collect()
+}
+
+fn fit_one(p: &Patterns, k: usize) -> Prior {
+    let mut alpha = pooled_start(p, &p.weights, k);
     let (mut iterations, mut converged) = (0, false);
     while iterations < MAX_ITERATIONS {
         iterations += 1;
-        let a0: f64 = alpha.iter().sum();
-        let psi_a0 = digamma(a0);
-        let psi_a: Vec<f64> = alpha.iter().map(|&a| digamma(a)).collect();
-        let mut num = vec![0.0f64; k];
-        let mut den = 0.0;
-        for (c, w) in &pats {
-            let n: u32 = c.iter().sum();
-            den += w * (digamma(n as f64 + a0) - psi_a0);
-            for kk in 0..k {
-                num[kk] += w * (digamma(c[kk] as f64 + alpha[kk]) - psi_a[kk]);
-            }
-        }
-        let mut change = 0.0f64;
-        for kk in 0..k {
-            let next = alpha[kk] * num[kk] / den;
-            change = change.max(((next - alpha[kk]) / alpha[kk]).abs());
-            alpha[kk] = next;
-        }
-        if change < TOLERANCE {
+        if minka_step(p, &p.weights, &mut alpha) < TOLERANCE {
             converged = true;
             break;
         }
     }
-    Ok(DirichletFit {
-        log_likelihood: log_likelihood(&pats, &alpha),
-        alpha,
+    let ll: f64 = p
+        .counts
+        .iter()
+        .zip(&p.weights)
+        .map(|(c, w)| w * dm_log(c, &alpha))
+        .sum();
+    let items: f64 = p.weights.iter().sum();
+    Prior {
+        components: vec![Component { weight: 1.0, alpha }],
+        log_likelihood: ll,
+        bic: bic(ll, 1, k, items),
         iterations,
         converged,
-        items: pats.iter().map(|(_, w)| *w as u32).sum(),
-    })
+        items: items as u32,
+        tried: Vec::new(),
+    }
+}
+
+/// Starting responsibilities for EM: a weighted k-means++ clustering of the items' vote shares
+/// (seeded), 0.9 to each pattern's cluster. Random soft starts left every component alike, and EM
+/// never separates identical components.
+fn kmeans_start(p: &Patterns, c: usize, seed: u64, start: u64) -> Vec<f64> {
+    let np = p.counts.len();
+    let x: Vec<Vec<f64>> = p
+        .counts
+        .iter()
+        .zip(&p.totals)
+        .map(|(cnt, &n)| cnt.iter().map(|&v| v as f64 / n as f64).collect())
+        .collect();
+    let d2 = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum::<f64>();
+    let mut rng = sample::stream(seed, PURPOSE_EM, start, 0);
+    let mut draw = |w: &[f64]| -> usize {
+        let total: f64 = w.iter().sum();
+        let u = rand::Rng::random::<f64>(&mut rng) * total;
+        let mut acc = 0.0;
+        for (i, &wi) in w.iter().enumerate() {
+            acc += wi;
+            if u < acc {
+                return i;
+            }
+        }
+        w.len() - 1
+    };
+    let mut centers: Vec<Vec<f64>> = vec![x[draw(&p.weights)].clone()];
+    while centers.len() < c {
+        let w: Vec<f64> = (0..np)
+            .map(|i| {
+                let near = centers
+                    .iter()
+                    .map(|m| d2(&x[i], m))
+                    .fold(f64::INFINITY, f64::min);
+                p.weights[i] * near
+            })
+            .collect();
+        let i = if w.iter().sum::<f64>() > 0.0 {
+            draw(&w)
+        } else {
+            draw(&p.weights)
+        };
+        centers.push(x[i].clone());
+    }
+    let nearest = |xi: &[f64], centers: &[Vec<f64>]| -> usize {
+        (0..centers.len())
+            .min_by(|&a, &b| d2(xi, &centers[a]).total_cmp(&d2(xi, &centers[b])))
+            .expect("c ≥ 1")
+    };
+    for _ in 0..20 {
+        let k = x[0].len();
+        let (mut sum, mut wsum) = (vec![vec![0.0; k]; c], vec![0.0; c]);
+        for (xi, &w) in x.iter().zip(&p.weights) {
+            let j = nearest(xi, &centers);
+            wsum[j] += w;
+            for (s, v) in sum[j].iter_mut().zip(xi) {
+                *s += w * v;
+            }
+        }
+        for j in 0..c {
+            if wsum[j] > 0.0 {
+                centers[j] = sum[j].iter().map(|s| s / wsum[j]).collect();
+            }
+        }
+    }
+    let mut resp = vec![0.1 / (c - 1) as f64; np * c];
+    for i in 0..np {
+        resp[i * c + nearest(&x[i], &centers)] = 0.9;
+    }
+    resp
+}
+
+/// EM for a mixture of `c` Dirichlets from one seeded start.
+fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> Prior {
+    let np = p.counts.len();
+    let mut resp = kmeans_start(p, c, seed, start);
+    let mut comps: Vec<Component> = (0..c)
+        .map(|j| {
+            let w: Vec<f64> = (0..np).map(|i| p.weights[i] * resp[i * c + j]).collect();
+            Component {
+                weight: 1.0 / c as f64,
+                alpha: pooled_start(p, &w, k),
+            }
+        })
+        .collect();
+    let items: f64 = p.weights.iter().sum();
+    let (mut ll, mut iterations, mut converged) = (f64::NEG_INFINITY, 0, false);
+    let mut wj = vec![0.0f64; np];
+    let mut logs = vec![0.0f64; c];
+    while iterations < EM_ITERATIONS {
+        iterations += 1;
+        // M: weights, then one Minka step per component with its responsibilities.
+        for (j, comp) in comps.iter_mut().enumerate() {
+            for i in 0..np {
+                wj[i] = p.weights[i] * resp[i * c + j];
+            }
+            comp.weight = wj.iter().sum::<f64>() / items;
+            minka_step(p, &wj, &mut comp.alpha);
+        }
+        // E: responsibilities and the likelihood.
+        let mut next = 0.0;
+        for i in 0..np {
+            for (j, comp) in comps.iter().enumerate() {
+                logs[j] = comp.weight.ln() + dm_log(&p.counts[i], &comp.alpha);
+            }
+            let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let s: f64 = logs.iter().map(|l| (l - top).exp()).sum();
+            for j in 0..c {
+                resp[i * c + j] = (logs[j] - top).exp() / s;
+            }
+            next += p.weights[i] * (top + s.ln());
+        }
+        let done = (next - ll).abs() <= EM_TOLERANCE * next.abs();
+        ll = next;
+        if done {
+            converged = true;
+            break;
+        }
+    }
+    // Components in a fixed order (by their mean's first class, then precision) so equal fits
+    // from different starts read the same.
+    comps.sort_by(|a, b| {
+        b.mean()[0]
+            .total_cmp(&a.mean()[0])
+            .then(a.precision().total_cmp(&b.precision()))
+    });
+    Prior {
+        components: comps,
+        log_likelihood: ll,
+        bic: bic(ll, c, k, items),
+        iterations,
+        converged,
+        items: items as u32,
+        tried: Vec::new(),
+    }
+}
+
+fn fit_mixture(p: &Patterns, k: usize, c: usize, seed: u64) -> Prior {
+    if c == 1 {
+        return fit_one(p, k);
+    }
+    (0..EM_STARTS)
+        .map(|s| fit_mixture_from(p, k, c, seed, s))
+        .max_by(|a, b| a.log_likelihood.total_cmp(&b.log_likelihood))
+        .expect("at least one start")
+}
+
+/// The maximum-marginal-likelihood prior of the table's items: `components` Dirichlets, or the
+/// BIC's choice. `seed` keys the EM's random starts.
+pub fn fit(table: &VoteTable, components: Components, seed: u64) -> Result<Prior, FitError> {
+    let k = table.num_classes();
+    let p = patterns(table);
+    check(table, &p)?;
+    match components {
+        Components::Fixed(c) if (1..=8).contains(&c) => Ok(fit_mixture(&p, k, c, seed)),
+        Components::Fixed(c) => Err(FitError::BadComponents(c)),
+        Components::Auto { max } if (1..=8).contains(&max) => {
+            let fits: Vec<Prior> = (1..=max).map(|c| fit_mixture(&p, k, c, seed)).collect();
+            let tried: Vec<(usize, f64)> =
+                fits.iter().map(|f| (f.components.len(), f.bic)).collect();
+            let mut best = fits
+                .into_iter()
+                .min_by(|a, b| a.bic.total_cmp(&b.bic))
+                .expect("at least one fit");
+            best.tried = tried;
+            Ok(best)
+        }
+        Components::Auto { max } => Err(FitError::BadComponents(max)),
+    }
+}
+
+impl Prior {
+    /// The posterior probability of each component for an item with counts `c`.
+    pub fn responsibilities(&self, c: &[u32]) -> Vec<f64> {
+        let logs: Vec<f64> = self
+            .components
+            .iter()
+            .map(|comp| comp.weight.ln() + dm_log(c, &comp.alpha))
+            .collect();
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
+        let s: f64 = e.iter().sum();
+        e.iter().map(|x| x / s).collect()
+    }
+
+    /// A readable line: "Dirichlet α = (…)" or "mixture of C Dirichlets: w × α = (…); …".
+    pub fn describe(&self, classes: &[String]) -> String {
+        let show = |v: &[f64]| {
+            v.iter()
+                .map(|x| format!("{x:.3}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let what = if self.components.len() == 1 {
+            format!("one Dirichlet, α = ({})", show(&self.components[0].alpha))
+        } else {
+            let parts: Vec<String> = self
+                .components
+                .iter()
+                .map(|c| format!("{:.0}% with α = ({})", 100.0 * c.weight, show(&c.alpha)))
+                .collect();
+            format!(
+                "a mixture of {} Dirichlets: {}",
+                self.components.len(),
+                parts.join("; ")
+            )
+        };
+        let chosen = if self.tried.is_empty() {
+            String::new()
+        } else {
+            let t: Vec<String> = self
+                .tried
+                .iter()
+                .map(|(c, b)| format!("{c}: {b:.1}"))
+                .collect();
+            format!("; chosen by BIC among {}", t.join(", "))
+        };
+        format!(
+            "{what} over ({}), fitted to {} items by maximum marginal likelihood ({} iterations{}){chosen}",
+            classes.join(", "),
+            self.items,
+            self.iterations,
+            if self.converged { "" } else { ", NOT converged" },
+        )
+    }
 }
 
 #[cfg(test)]
@@ -186,25 +482,38 @@ mod tests {
             }
             counts.extend(c);
         }
-        let f = fit(&table(counts, 3)).unwrap();
+        let f = fit(&table(counts, 3), Components::Fixed(1), 1).unwrap();
         assert!(f.converged);
-        for (a, t) in f.alpha.iter().zip(truth) {
-            assert!((a / t - 1.0).abs() < 0.12, "{:?} vs {truth:?}", f.alpha);
+        for (a, t) in f.components[0].alpha.iter().zip(truth) {
+            assert!(
+                (a / t - 1.0).abs() < 0.12,
+                "{:?} vs {truth:?}",
+                f.components
+            );
         }
     }
 
     /// At the fit, ℓ is higher than at nearby points, and the fixed point holds.
     #[test]
     fn the_fit_is_a_maximum() {
-        let counts = vec![5, 0, 0, 3, 2, 0, 1, 1, 3, 0, 4, 1, 2, 2, 1, 0, 0, 5, 4, 1, 0, 1, 0, 0];
+        let counts = vec![
+            5, 0, 0, 3, 2, 0, 1, 1, 3, 0, 4, 1, 2, 2, 1, 0, 0, 5, 4, 1, 0, 1, 0, 0,
+        ];
         let t = table(counts, 3);
-        let f = fit(&t).unwrap();
-        let pats = patterns(&t);
+        let f = fit(&t, Components::Fixed(1), 1).unwrap();
+        let p = patterns(&t);
+        let ll = |a: &[f64]| -> f64 {
+            p.counts
+                .iter()
+                .zip(&p.weights)
+                .map(|(c, w)| w * dm_log(c, a))
+                .sum()
+        };
         for kk in 0..3 {
             for step in [1.01, 0.99] {
-                let mut a = f.alpha.clone();
+                let mut a = f.components[0].alpha.clone();
                 a[kk] *= step;
-                assert!(log_likelihood(&pats, &a) < f.log_likelihood);
+                assert!(ll(&a) < f.log_likelihood);
             }
         }
         assert_eq!(f.items, 8);
@@ -213,12 +522,45 @@ mod tests {
     #[test]
     fn says_why_it_cannot_fit() {
         assert_eq!(
-            fit(&table(vec![1, 0, 0, 1, 1, 0], 2)).unwrap_err(),
+            fit(&table(vec![1, 0, 0, 1, 1, 0], 2), Components::Fixed(1), 1).unwrap_err(),
             FitError::TooFewVotes
         );
         assert_eq!(
-            fit(&table(vec![2, 0, 3, 0], 2)).unwrap_err(),
+            fit(&table(vec![2, 0, 3, 0], 2), Components::Fixed(1), 1).unwrap_err(),
             FitError::EmptyClass("c1".into())
         );
+    }
+
+    /// Half the items clear (10:0 or 0:10 in equal shares) and half split about evenly: BIC
+    /// prefers a mixture to one Dirichlet, and the mixture's likelihood is higher.
+    #[test]
+    fn a_bimodal_set_gets_a_mixture() {
+        let mut counts = Vec::new();
+        for i in 0..600u32 {
+            counts.extend(match i % 4 {
+                0 => [10, 0],
+                1 => [0, 10],
+                2 => [5 + i % 2, 5 - i % 2],
+                _ => [4 + i % 3, 6 - i % 3],
+            });
+        }
+        let t = table(counts, 2);
+        let one = fit(&t, Components::Fixed(1), 1).unwrap();
+        let auto = fit(&t, Components::Auto { max: 4 }, 1).unwrap();
+        assert!(auto.components.len() >= 2, "{auto:?}");
+        assert!(auto.log_likelihood > one.log_likelihood + 100.0);
+        assert_eq!(auto.tried.len(), 4);
+        let w: f64 = auto.components.iter().map(|c| c.weight).sum();
+        assert!((w - 1.0).abs() < 1e-9);
+        // A split item belongs to the contested component, a clear one elsewhere.
+        let split = auto.responsibilities(&[5, 5]);
+        let clear = auto.responsibilities(&[10, 0]);
+        let j = split
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .unwrap()
+            .0;
+        assert!(split[j] > 0.9 && clear[j] < 0.1, "{split:?} {clear:?}");
     }
 }

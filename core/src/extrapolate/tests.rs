@@ -1,6 +1,7 @@
 use super::*;
 use crate::curves::Metric;
 use crate::synth::{generate, SynthConfig};
+use rand_distr::Distribution;
 
 fn table(counts: Vec<u32>, k: usize) -> VoteTable {
     let n = counts.len() / k;
@@ -20,6 +21,7 @@ fn config(reference_votes: u32, grid: Vec<u32>) -> ExtrapolateConfig {
             ..Default::default()
         },
         draws: 5,
+        components: Components::Fixed(1),
     }
 }
 
@@ -28,7 +30,7 @@ fn posterior_tables_have_the_asked_votes_and_follow_strong_evidence() {
     // Item 0 has 900 votes 2:1 — its posterior is tight; item 1 has none — its posterior is the
     // prior.
     let t = table(vec![600, 300, 0, 0, 5, 5], 2);
-    let f = fit(&t).unwrap();
+    let f = fit(&t, Components::Fixed(1), 1).unwrap();
     let a = posterior_table(&t, &f, 3000, 1, 0);
     assert_eq!(a, posterior_table(&t, &f, 3000, 1, 0), "deterministic");
     assert_ne!(a, posterior_table(&t, &f, 3000, 1, 1), "draws differ");
@@ -77,8 +79,8 @@ fn the_fit_check_reads_agreement_shares_and_flags_a_poor_fit() {
         poor.extend(if i % 2 == 0 { [10, 0] } else { [5, 5] });
     }
     let (good, poor) = (table(good, 2), table(poor, 2));
-    let cg = check::fit_check(&good, &fit(&good).unwrap(), 3);
-    let cp = check::fit_check(&poor, &fit(&poor).unwrap(), 3);
+    let cg = check::fit_check(&good, &fit(&good, Components::Fixed(1), 1).unwrap(), 3);
+    let cp = check::fit_check(&poor, &fit(&poor, Components::Fixed(1), 1).unwrap(), 3);
     assert_eq!(cg.items, 400);
     assert!((cg.bins[0].observed - 1.0).abs() < 1e-12);
     assert!(cg.total_variation < 0.05, "{cg:?}");
@@ -133,4 +135,24 @@ fn dirichlet_draws_have_the_right_mean_and_survive_tiny_shapes() {
     let mut out = [0.0f64; 2];
     dirichlet_draw(&[1e-8, 1e-8], &mut rng, &mut out);
     assert!(out[0].max(out[1]) > 1.0 - 1e-6, "{out:?}");
+}
+
+#[test]
+fn a_mixture_fixes_the_fit_check_one_dirichlet_fails() {
+    // Half the items unanimous, half with ten votes from a fair coin: two kinds of item.
+    let mut poor = Vec::new();
+    for i in 0..800u64 {
+        let mut rng = sample::stream(5, 6, i, 0);
+        let heads = rand_distr::Binomial::new(10, 0.5).unwrap().sample(&mut rng) as u32;
+        poor.extend(if i % 2 == 0 {
+            [10, 0]
+        } else {
+            [heads, 10 - heads]
+        });
+    }
+    let poor = table(poor, 2);
+    let mix = fit(&poor, Components::Auto { max: 4 }, 1).unwrap();
+    assert!(mix.components.len() >= 2);
+    let c = check::fit_check(&poor, &mix, 3);
+    assert!(c.total_variation < 0.1, "{c:?}");
 }
