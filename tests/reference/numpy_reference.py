@@ -8,6 +8,7 @@ from scipy. Deterministic quantities must agree to 1e-9, curve means within Mont
   numpy_reference.py distance REFERENCE.csv OTHER.csv      -> CSV item_id,entropy_reference,entropy_other,kl,jsd
   numpy_reference.py curves VOTES.csv --n 1,10 --repeats R  -> JSON {metric: {n: {mean, sd}}}
   numpy_reference.py dirichlet VOTES.csv                    -> JSON {alpha, log_likelihood}
+  numpy_reference.py mixture VOTES.csv PRIOR.json           -> JSON {log_likelihood, improved}
 
 `dirichlet` maximises the Dirichlet-multinomial marginal likelihood of the items' counts (without
 the multinomial coefficients) with scipy's L-BFGS-B over log α and scipy.special.gammaln — not
@@ -102,6 +103,33 @@ def dirichlet(args):
     print(json.dumps({"alpha": np.exp(res.x).tolist(), "log_likelihood": -float(res.fun), "converged": bool(res.success)}))
 
 
+def mixture(args):
+    """ℓ of annosat's fitted mixture (its `prior` JSON) computed here, and how much scipy's L-BFGS-B,
+    started at that mixture, can still raise it (a local maximum: next to nothing)."""
+    from scipy.optimize import minimize
+    from scipy.special import gammaln, logsumexp
+
+    _, _, counts = read_wide(args.votes)
+    counts = counts[counts.sum(axis=1) > 0].astype(np.float64)
+    n = counts.sum(axis=1)
+    prior = json.load(open(args.prior))["prior"]
+    comps = prior["components"]
+    c, k = len(comps), counts.shape[1]
+
+    def ll(x):
+        log_w = x[:c] - logsumexp(x[:c])
+        a = np.exp(x[c:]).reshape(c, k)
+        a0 = a.sum(axis=1)
+        per = (gammaln(a0)[None, :] - gammaln(n[:, None] + a0[None, :])
+               + np.sum(gammaln(counts[:, None, :] + a[None, :, :]) - gammaln(a)[None, :, :], axis=2))
+        return float(np.sum(logsumexp(per + log_w[None, :], axis=1)))
+
+    x0 = np.concatenate([np.log([m["weight"] for m in comps]), np.log([m["alpha"] for m in comps]).ravel()])
+    at = ll(x0)
+    res = minimize(lambda x: -ll(x), x0, method="L-BFGS-B", options={"maxiter": 200})
+    print(json.dumps({"log_likelihood": at, "improved": max(0.0, -float(res.fun) - at)}))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp = ap.add_subparsers(dest="cmd", required=True)
@@ -116,8 +144,11 @@ def main():
     c.add_argument("--alpha", type=float, default=None)
     dl = sp.add_parser("dirichlet")
     dl.add_argument("votes")
+    mx = sp.add_parser("mixture")
+    mx.add_argument("votes")
+    mx.add_argument("prior")
     args = ap.parse_args()
-    {"distance": distance, "curves": curves, "dirichlet": dirichlet}[args.cmd](args)
+    {"distance": distance, "curves": curves, "dirichlet": dirichlet, "mixture": mixture}[args.cmd](args)
 
 
 if __name__ == "__main__":

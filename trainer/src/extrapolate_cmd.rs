@@ -5,7 +5,7 @@
 
 use crate::curves_cmd::{to_json, Format};
 use annosat_core::curves::{CurveConfig, Reference};
-use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig};
+use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig, ReferenceVotes};
 use anyhow::{bail, Result};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -17,10 +17,11 @@ pub struct Args {
     #[arg(long)]
     votes: PathBuf,
     /// M': the votes per item the curves are for. The output compares with `annosat curves` on data
-    /// that have M' votes per item (at N = M' both compare p_M' with itself).
-    #[arg(long, value_name = "M")]
-    reference_votes: u32,
-    /// Annotator budgets N, comma-separated. Default: every N from 1 to M'.
+    /// that have M' votes per item (at N = M' both compare p_M' with itself). `inf` compares p_N,
+    /// N votes drawn with replacement, with the items' true distributions instead.
+    #[arg(long, value_name = "M|inf", value_parser = parse_reference)]
+    reference_votes: ReferenceVotes,
+    /// Annotator budgets N, comma-separated. Default: every N from 1 to M' (to 100 with `inf`).
     #[arg(long, value_delimiter = ',')]
     n: Vec<u32>,
     /// Random subsamples per N, spread over the posterior draws; the interval is the 2.5–97.5th
@@ -56,6 +57,16 @@ pub struct Args {
     skip_empty_items: bool,
 }
 
+fn parse_reference(s: &str) -> Result<ReferenceVotes, String> {
+    match s {
+        "inf" => Ok(ReferenceVotes::Truth),
+        n => n
+            .parse()
+            .map(ReferenceVotes::Votes)
+            .map_err(|_| format!("{s:?}: expected a number of votes per item, or inf")),
+    }
+}
+
 fn parse_components(s: &str) -> Result<Components, String> {
     match s {
         "auto" => Ok(Components::Auto { max: 4 }),
@@ -81,10 +92,12 @@ pub fn run(a: Args) -> Result<()> {
         components: a.components,
     };
     if !a.check.is_empty() {
-        if let Some(&m) = a.check.iter().find(|&&m| m < 2 || m >= a.reference_votes) {
+        let ReferenceVotes::Votes(r) = a.reference_votes else {
+            bail!("--check compares with real votes: give a number of votes per item as --reference-votes, not inf");
+        };
+        if let Some(&m) = a.check.iter().find(|&&m| m < 2 || m >= r) {
             bail!(
-                "--check {m}: each vote count to extrapolate from must be at least 2 and below --reference-votes ({})",
-                a.reference_votes
+                "--check {m}: each vote count to extrapolate from must be at least 2 and below --reference-votes ({r})"
             );
         }
         let bar = crate::util::progress((a.check.len() as u32 * a.repeats) as u64, "repeats");
@@ -133,7 +146,10 @@ pub fn run(a: Args) -> Result<()> {
         Format::Csv => ext.curves.to_csv(),
         Format::Json => {
             let mut v = to_json(&ext.curves, &cfg.curves, 0.9);
-            v["reference_votes"] = json!(a.reference_votes);
+            v["reference_votes"] = match a.reference_votes {
+                ReferenceVotes::Votes(m) => json!(m),
+                ReferenceVotes::Truth => json!("inf"),
+            };
             v["draws"] = json!(cfg.draws);
             v["prior"] = serde_json::to_value(&ext.fit)?;
             v["fit_check"] = serde_json::to_value(&ext.check)?;

@@ -97,3 +97,40 @@ fn says_what_is_wrong_with_a_check() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("below --reference-votes"), "{err}");
 }
+
+/// The mixture annosat fits to ChaosNLI-αNLI (BIC's choice): its log-likelihood recomputed with
+/// scipy's gammaln/logsumexp, and scipy's L-BFGS-B, started there, finds almost nothing more.
+#[test]
+fn the_mixture_is_a_maximum_scipy_agrees_with() {
+    let votes = data_dir().join("chaosnli_alphanli/votes.csv");
+    let votes = votes.to_str().unwrap();
+    let out = annosat(&[
+        "extrapolate",
+        "--votes",
+        votes,
+        "--reference-votes",
+        "100",
+        "--n",
+        "2",
+        "--repeats",
+        "2",
+        "--draws",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let ours: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(ours["prior"]["components"].as_array().unwrap().len() >= 2);
+    let path = std::env::temp_dir().join(format!("annosat-mixture-{}.json", std::process::id()));
+    std::fs::write(&path, &out).unwrap();
+    let theirs: serde_json::Value =
+        serde_json::from_str(&numpy_reference(&["mixture", votes, path.to_str().unwrap()])).unwrap();
+    std::fs::remove_file(&path).ok();
+    let (l1, l2) = (
+        ours["prior"]["log_likelihood"].as_f64().unwrap(),
+        theirs["log_likelihood"].as_f64().unwrap(),
+    );
+    assert!((l1 - l2).abs() < 1e-9 * l2.abs(), "{l1} vs {l2}");
+    let gain = theirs["improved"].as_f64().unwrap();
+    assert!(gain < 1.0, "scipy raised the log-likelihood by {gain}");
+}

@@ -179,6 +179,27 @@ mod nan_as_null {
 }
 
 impl Curves {
+    /// A result computed outside the engine (the extrapolation against true distributions), in
+    /// the same layout: `values[metric][g * repeats + r]`, NaN where undefined.
+    pub(crate) fn from_parts(
+        grid: Vec<u32>,
+        range: std::ops::Range<u32>,
+        items: Vec<u32>,
+        alpha: f64,
+        values: [Vec<f64>; 4],
+    ) -> Curves {
+        debug_assert!(values.iter().all(|v| v.len() == grid.len() * range.len()));
+        Curves {
+            grid,
+            repeats: range.len() as u32,
+            first_repeat: range.start,
+            items,
+            heldout_excluded: 0,
+            alpha,
+            values,
+        }
+    }
+
     /// Raw per-repeat value (None if undefined).
     pub fn value(&self, metric: Metric, g: usize, r: usize) -> Option<f64> {
         let v = self.values[metric.index()][g * self.repeats as usize + r];

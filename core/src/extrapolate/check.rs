@@ -123,7 +123,9 @@ pub fn trust_check(
     ms: &[u32],
     progress: &mut impl FnMut(usize, usize),
 ) -> Result<Vec<TrustRow>, ExtrapolateError> {
-    let r = cfg.reference_votes;
+    let super::ReferenceVotes::Votes(r) = cfg.reference_votes else {
+        return Err(ExtrapolateError::CheckNeedsVotes);
+    };
     let k = table.num_classes();
     let seed = cfg.curves.seed;
     let cut = |from: &VoteTable, votes: u32, purpose_repeat: u64| -> VoteTable {

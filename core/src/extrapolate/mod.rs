@@ -18,6 +18,7 @@
 
 pub mod check;
 pub mod prior;
+pub mod truth;
 
 pub use prior::{fit, Component, Components, FitError, Prior};
 
@@ -29,11 +30,25 @@ use rand_distr::{Binomial, Distribution, Gamma};
 /// Streams of the posterior draws (per item and draw).
 const PURPOSE_POSTERIOR: u64 = 0xE_0;
 
+/// What p_N is compared with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReferenceVotes {
+    /// p_M' of M' votes per item, drawn from the item's true distribution: what `curves` would
+    /// print on real data with M' votes per item.
+    Votes(u32),
+    /// The items' true distributions themselves (`--reference-votes inf`); N votes drawn with
+    /// replacement. Default grid 1..=100.
+    Truth,
+}
+
+/// The grid of the truth mode when none is given.
+pub const TRUTH_GRID_MAX: u32 = 100;
+
 /// Settings of one extrapolation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExtrapolateConfig {
-    /// M': the vote count per item the curves are for.
-    pub reference_votes: u32,
+    /// M', the vote count per item the curves are for, or the true distributions.
+    pub reference_votes: ReferenceVotes,
     /// Grid, repeats, seed and KL smoothing, as for [`curves::compute`] (the reference must be
     /// [`Reference::Full`]: the posterior tables' own votes).
     pub curves: CurveConfig,
@@ -58,6 +73,8 @@ pub enum ExtrapolateError {
     Draws { draws: u32, repeats: u32 },
     #[error("extrapolated curves compare with the posterior tables' own votes; a held-out reference does not apply")]
     HeldOut,
+    #[error("the check compares with real votes, so it needs a finite --reference-votes")]
+    CheckNeedsVotes,
 }
 
 /// The fitted prior, how well it fits, and the extrapolated curves.
@@ -164,8 +181,10 @@ pub fn extrapolate(
     cfg: &ExtrapolateConfig,
     progress: &mut impl FnMut(usize, usize),
 ) -> Result<Extrapolation, ExtrapolateError> {
-    if cfg.reference_votes < 2 {
-        return Err(ExtrapolateError::ReferenceVotes(cfg.reference_votes));
+    if let ReferenceVotes::Votes(m) = cfg.reference_votes {
+        if m < 2 {
+            return Err(ExtrapolateError::ReferenceVotes(m));
+        }
     }
     if cfg.curves.reference != Reference::Full {
         return Err(ExtrapolateError::HeldOut);
@@ -181,13 +200,44 @@ pub fn extrapolate(
     let check = check::fit_check(table, &fit, cfg.curves.seed);
     let mut parts = Vec::with_capacity(cfg.draws as usize);
     let total = repeats as usize;
+    let k = table.num_classes();
     for s in 0..cfg.draws {
         let range = s * repeats / cfg.draws..(s + 1) * repeats / cfg.draws;
-        let syn = posterior_table(table, &fit, cfg.reference_votes, cfg.curves.seed, s);
         let start = range.start as usize;
-        let part = curves::compute_repeats(&syn, &cfg.curves, range, &mut |done, _| {
-            progress(start + done, total)
-        })?;
+        let part = match cfg.reference_votes {
+            ReferenceVotes::Votes(m) => {
+                let syn = posterior_table(table, &fit, m, cfg.curves.seed, s);
+                curves::compute_repeats(&syn, &cfg.curves, range, &mut |done, _| {
+                    progress(start + done, total)
+                })?
+            }
+            ReferenceVotes::Truth => {
+                let mut grid = if cfg.curves.grid.is_empty() {
+                    (1..=TRUTH_GRID_MAX).collect()
+                } else {
+                    cfg.curves.grid.clone()
+                };
+                grid.sort_unstable();
+                grid.dedup();
+                if grid.first() == Some(&0) {
+                    return Err(CurveError::ZeroN.into());
+                }
+                let alpha = cfg.curves.alpha.unwrap_or(1.0 / k as f64);
+                if !(alpha.is_finite() && alpha > 0.0) {
+                    return Err(CurveError::BadAlpha(alpha).into());
+                }
+                truth::curves_against_truth(
+                    table,
+                    &fit,
+                    &grid,
+                    cfg.curves.seed,
+                    s,
+                    range,
+                    alpha,
+                    &mut |done| progress(start + done, total),
+                )
+            }
+        };
         parts.push(part);
     }
     let curves = Curves::merge(parts).expect("parts over contiguous repeats of one grid");

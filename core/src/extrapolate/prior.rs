@@ -19,8 +19,8 @@
 //! One Dirichlet cannot describe every set: where items are either clear or split (a bimodal
 //! spread of agreement) it smooths the two into one hump. A mixture of C Dirichlets, π_c and α_c,
 //! is fitted by EM over the same count patterns (E: each pattern's responsibilities from its
-//! Dirichlet-multinomial likelihood under each component; M: the weights, and one weighted Minka
-//! step per component), from several seeded random starts, keeping the best likelihood; C is
+//! Dirichlet-multinomial likelihood under each component; M: the weights, and a few weighted Minka
+//! steps per component), from several seeded random starts, keeping the best likelihood; C is
 //! chosen by BIC, −2ℓ + (C·K + C − 1)·ln(items), over 1…4 unless the user fixes it.
 
 use crate::sample;
@@ -90,7 +90,10 @@ pub enum FitError {
 
 const MAX_ITERATIONS: u32 = 100_000;
 const TOLERANCE: f64 = 1e-10;
-const EM_ITERATIONS: u32 = 2_000;
+const EM_ITERATIONS: u32 = 5_000;
+/// Minka steps per M-step: the α of a component moves slowly with one (measured: EM stopped 10.8
+/// log-likelihood units short of the maximum on ChaosNLI-αNLI after 2,000 iterations).
+const MINKA_STEPS_PER_EM: u32 = 10;
 const EM_TOLERANCE: f64 = 1e-8;
 const EM_STARTS: u64 = 4;
 const PURPOSE_EM: u64 = 0xE_3;
@@ -312,7 +315,9 @@ fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> 
                 wj[i] = p.weights[i] * resp[i * c + j];
             }
             comp.weight = wj.iter().sum::<f64>() / items;
-            minka_step(p, &wj, &mut comp.alpha);
+            for _ in 0..MINKA_STEPS_PER_EM {
+                minka_step(p, &wj, &mut comp.alpha);
+            }
         }
         // E: responsibilities and the likelihood.
         let mut next = 0.0;

@@ -14,7 +14,7 @@ fn table(counts: Vec<u32>, k: usize) -> VoteTable {
 
 fn config(reference_votes: u32, grid: Vec<u32>) -> ExtrapolateConfig {
     ExtrapolateConfig {
-        reference_votes,
+        reference_votes: ReferenceVotes::Votes(reference_votes),
         curves: CurveConfig {
             grid,
             repeats: 20,
@@ -97,7 +97,7 @@ fn says_what_it_cannot_do() {
         extrapolate(&t, &cfg, &mut |_, _| {}).unwrap_err(),
         ExtrapolateError::ReferenceVotes(1)
     );
-    cfg.reference_votes = 10;
+    cfg.reference_votes = ReferenceVotes::Votes(10);
     cfg.draws = 0;
     assert!(matches!(
         extrapolate(&t, &cfg, &mut |_, _| {}).unwrap_err(),
@@ -155,4 +155,33 @@ fn a_mixture_fixes_the_fit_check_one_dirichlet_fails() {
     assert!(mix.components.len() >= 2);
     let c = check::fit_check(&poor, &mix, 3);
     assert!(c.total_variation < 0.1, "{c:?}");
+}
+
+/// Against the truth, on data drawn from a known prior with many votes: p_N's distance to θ keeps
+/// falling past any finite M' and never reaches 0; at N below M' it is larger than against p_M'
+/// (sampling with replacement from θ vs without from M' votes).
+#[test]
+fn curves_against_the_truth_keep_falling_and_sit_above_finite_ones() {
+    let syn = generate(&SynthConfig {
+        items: 400,
+        votes: 30,
+        classes: 3,
+        concentration: 1.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let grid = vec![1, 5, 20, 40];
+    let mut cfg = config(40, grid.clone());
+    let finite = extrapolate(&syn.table, &cfg, &mut |_, _| {}).unwrap();
+    cfg.reference_votes = ReferenceVotes::Truth;
+    let truth = extrapolate(&syn.table, &cfg, &mut |_, _| {}).unwrap();
+    let mean = |c: &Curves, m: Metric, n: u32| c.point(m, n).unwrap().mean.unwrap();
+    for w in grid.windows(2) {
+        assert!(mean(&truth.curves, Metric::Jsd, w[1]) < mean(&truth.curves, Metric::Jsd, w[0]));
+    }
+    assert!(mean(&truth.curves, Metric::Jsd, 40) > 0.05);
+    assert_eq!(mean(&finite.curves, Metric::Jsd, 40), 0.0);
+    assert!(mean(&truth.curves, Metric::Jsd, 20) > mean(&finite.curves, Metric::Jsd, 20));
+    assert!(truth.curves.point(Metric::EntropyCorr, 1).unwrap().mean.is_none());
+    assert_eq!(truth.curves.repeats, 20);
 }
