@@ -1,7 +1,8 @@
 //! The page shell: title and explanation, the room tabs, the side panel (src/side.rs) and the
-//! room shown (src/rooms/: target side, models, reproduction).
+//! room shown (src/rooms/: target side, models, reproduction, plan).
 
 use crate::rooms::models::{ModelsRoom, ModelsSt};
+use crate::rooms::plan::PlanRoom;
 use crate::rooms::repro::ReproRoom;
 use crate::rooms::target::TargetRoom;
 use crate::side::{Controls, DataCard};
@@ -50,7 +51,7 @@ pub fn App() -> impl IntoView {
             "labels match the human distribution in KL by about N=10 but need N of 20–50 to rank items by "
             "ambiguity (Kohli 2026, " <a href="https://arxiv.org/abs/2605.29797">"arXiv 2605.29797"</a> "). "
             "Target side: how far the labels themselves are from their full-vote value. Models: what models "
-            "trained on N-vote labels learn, per training arm. Reproduction: published numbers beside ours."
+            "trained on N-vote labels learn, per training arm. Reproduction: published numbers beside ours. Plan: the curves beyond the votes your data have."
         </p>
         <nav class="tabs" role="tablist">
             {Room::ALL.map(|r| view! {
@@ -75,6 +76,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 {move || (st.room.get() == Room::Models).then(|| view! { <ModelsRoom /> })}
                 {move || (st.room.get() == Room::Repro).then(|| view! { <ReproRoom /> })}
+                {move || (st.room.get() == Room::Plan).then(|| view! { <PlanRoom /> })}
             </main>
         </div>
     }

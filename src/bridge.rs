@@ -296,6 +296,15 @@ pub fn items(config: annosat_core::curves::CurveConfig, n: u32) {
     });
 }
 
+/// Asks the first worker to extrapolate the current dataset (the Plan room), without cancelling
+/// anything; a newer request makes an older one's answer stale.
+pub fn extrapolate(config: annosat_core::extrapolate::ExtrapolateConfig) {
+    with_pool(|p| {
+        let id = p.reqs.extrapolate();
+        post_to(p, 0, message(&Request::Extrapolate { id, config }, None));
+    });
+}
+
 /// Stops whatever the workers are doing (the user's Stop button): fresh workers, the last good
 /// dataset loaded back quietly.
 pub fn cancel() {

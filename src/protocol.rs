@@ -3,6 +3,7 @@
 //! tens of megabytes). Every request carries an id so the page can drop stale answers.
 
 use annosat_core::curves::{CurveConfig, Curves, ItemDraw};
+use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::summary::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,8 @@ pub enum Request {
         config: CurveConfig,
         n: u32,
     },
+    /// The Plan room: the current table's curves beyond its votes (`annosat extrapolate`).
+    Extrapolate { id: u64, config: ExtrapolateConfig },
 }
 
 /// Most points the per-item scatter receives.
@@ -68,6 +71,14 @@ pub enum Response {
         points: Vec<(f64, f64)>,
         total: usize,
     },
+    /// The fitted prior, its fit check and the extrapolated curves.
+    Extrapolated {
+        id: u64,
+        prior: Prior,
+        check: FitCheck,
+        curves: Curves,
+        ms: f64,
+    },
     Error {
         id: u64,
         message: String,
@@ -77,9 +88,10 @@ pub enum Response {
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Load { id, .. } | Request::Compute { id, .. } | Request::Items { id, .. } => {
-                *id
-            }
+            Request::Load { id, .. }
+            | Request::Compute { id, .. }
+            | Request::Items { id, .. }
+            | Request::Extrapolate { id, .. } => *id,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::protocol::{Format, Response};
 use annosat_core::curves::{Curves, ItemDraw};
+use annosat_core::extrapolate::{check::FitCheck, Prior};
 use annosat_core::summary::Summary;
 use std::collections::HashMap;
 
@@ -46,6 +47,17 @@ pub enum Answer {
         points: Vec<(f64, f64)>,
         total: usize,
     },
+    /// The Plan room's extrapolation (its progress comes as `Progress` with stage "extrapolate").
+    Extrapolated {
+        prior: Prior,
+        check: FitCheck,
+        curves: Curves,
+        ms: f64,
+    },
+    /// The Plan room's extrapolation failed: said in the room, the rest of the page is unaffected.
+    PlanFailed {
+        message: String,
+    },
     /// A user's file was refused; the page keeps what it showed (the pool has put the last good
     /// dataset back).
     UploadFailed {
@@ -82,6 +94,7 @@ enum Kind {
     Load,
     Compute,
     Items,
+    Extrapolate,
 }
 
 /// The pool's requests. `P` is the load payload (a `JsValue` in the page, anything in tests).
@@ -92,6 +105,7 @@ pub struct Requests<P> {
     latest_load: u64,
     latest_compute: u64,
     latest_items: u64,
+    latest_extrapolate: u64,
     /// Loads whose answer the page must not see (a restore after a failure).
     quiet: Vec<u64>,
     pending: Option<Load<P>>,
@@ -120,6 +134,7 @@ impl<P: Clone> Requests<P> {
             latest_load: 0,
             latest_compute: 0,
             latest_items: 0,
+            latest_extrapolate: 0,
             quiet: Vec::new(),
             pending: None,
             good: None,
@@ -226,11 +241,21 @@ impl<P: Clone> Requests<P> {
         id
     }
 
+    /// Registers an extrapolation (the Plan room) for worker 0; it cancels nothing.
+    pub fn extrapolate(&mut self) -> u64 {
+        let id = self.next_id();
+        self.latest_extrapolate = id;
+        self.kinds.insert(id, Kind::Extrapolate);
+        self.outstanding[0] += 1;
+        id
+    }
+
     fn is_latest(&self, id: u64) -> bool {
         match self.kinds.get(&id) {
             Some(Kind::Load) => id == self.latest_load,
             Some(Kind::Compute) => id == self.latest_compute,
             Some(Kind::Items) => id == self.latest_items,
+            Some(Kind::Extrapolate) => id == self.latest_extrapolate,
             None => false,
         }
     }
@@ -246,7 +271,10 @@ impl<P: Clone> Requests<P> {
     pub fn receive(&mut self, worker: usize, resp: Response) -> (Option<Answer>, Action<P>) {
         if matches!(
             resp,
-            Response::Loaded { .. } | Response::Curves { .. } | Response::Items { .. }
+            Response::Loaded { .. }
+                | Response::Curves { .. }
+                | Response::Items { .. }
+                | Response::Extrapolated { .. }
         ) {
             self.deaths = 0;
         }
@@ -337,6 +365,25 @@ impl<P: Clone> Requests<P> {
                 };
                 (Some(answer), Action::None)
             }
+            Response::Extrapolated {
+                id,
+                prior,
+                check,
+                curves,
+                ms,
+            } => {
+                self.answered(worker);
+                if id != self.latest_extrapolate {
+                    return (None, Action::None);
+                }
+                let answer = Answer::Extrapolated {
+                    prior,
+                    check,
+                    curves,
+                    ms,
+                };
+                (Some(answer), Action::None)
+            }
             Response::Error { id, message } => {
                 self.answered(worker);
                 self.error(id, message)
@@ -363,6 +410,9 @@ impl<P: Clone> Requests<P> {
         let failed_load = self.pending.take_if(|l| l.id == id);
         if !self.is_latest(id) || self.quiet.contains(&id) {
             return (None, Action::None);
+        }
+        if self.kinds.get(&id) == Some(&Kind::Extrapolate) {
+            return (Some(Answer::PlanFailed { message }), Action::None);
         }
         match failed_load {
             // A bad upload: say why beside it; the workers get the last good dataset back (a
@@ -391,6 +441,7 @@ impl<P: Clone> Requests<P> {
     fn forget_in_flight(&mut self) {
         self.latest_load = self.latest_load.max(self.next_id);
         self.latest_compute = self.latest_compute.max(self.next_id);
+        self.latest_extrapolate = self.latest_extrapolate.max(self.next_id);
         self.next_id += 1;
     }
 

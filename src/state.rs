@@ -80,8 +80,10 @@ pub struct St {
     pub compute_ms: RwSignal<f64>,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
-    /// Which room the page shows: target-side curves, models, or the reproduction table.
+    /// Which room the page shows: target-side curves, models, the reproduction table, or the plan.
     pub room: RwSignal<Room>,
+    /// The Plan room's choices and results.
+    pub plan: crate::rooms::plan::state::PlanSt,
     /// The synthetic dataset's settings (used when `dataset` is [`SYNTHETIC`]).
     pub synth: RwSignal<annosat_core::synth::SynthConfig>,
 }
@@ -91,15 +93,17 @@ pub enum Room {
     Target,
     Models,
     Repro,
+    Plan,
 }
 
 impl Room {
-    pub const ALL: [Room; 3] = [Room::Target, Room::Models, Room::Repro];
+    pub const ALL: [Room; 4] = [Room::Target, Room::Models, Room::Repro, Room::Plan];
     pub fn key(self) -> &'static str {
         match self {
             Room::Target => "target",
             Room::Models => "models",
             Room::Repro => "repro",
+            Room::Plan => "plan",
         }
     }
     pub fn title(self) -> &'static str {
@@ -107,6 +111,7 @@ impl Room {
             Room::Target => "Target side",
             Room::Models => "Models",
             Room::Repro => "Reproduction",
+            Room::Plan => "Plan",
         }
     }
     pub fn parse(s: &str) -> Option<Room> {
@@ -140,6 +145,7 @@ impl St {
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
+            plan: crate::rooms::plan::state::PlanSt::new(),
             synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
     }
@@ -246,7 +252,18 @@ impl St {
     /// Applies one answer from the workers (always fresh: `Requests` dropped stale ones).
     pub fn on_answer(&self, a: Answer) {
         match a {
+            Answer::Progress { stage, done } if stage == "extrapolate" => self.plan.progress(done),
             Answer::Progress { stage, done } => self.busy(&stage, done),
+            Answer::Extrapolated {
+                prior,
+                check,
+                curves,
+                ms,
+            } => self.plan.finished(prior, check, curves, ms),
+            Answer::PlanFailed { message } => self
+                .plan
+                .status
+                .set(crate::rooms::plan::state::PlanStatus::Failed(message)),
             Answer::Loaded {
                 summary,
                 notes,
@@ -259,8 +276,9 @@ impl St {
                     self.texts.set(None);
                     self.upload_error.set(None);
                 }
-                // The curves and per-item draws shown were the previous data's.
+                // The curves, per-item draws and extrapolation shown were the previous data's.
                 self.curves.set(None);
+                self.plan.clear();
                 self.items.set(None);
                 self.summary.set(Some(summary));
                 self.set_n(self.n.get_untracked());

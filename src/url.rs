@@ -1,5 +1,6 @@
 //! The URL as the source of truth for a shareable view:
-//! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro`.
+//! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
+//! `&votes=M|inf&prior=auto|1…4` (the Plan room's choices).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
@@ -39,6 +40,17 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|m| st.metric.set(m)),
             "logx" => st.logx.set(v == "1"),
+            "votes" => match v.as_str() {
+                "inf" => st.plan.votes.set(0),
+                m => m
+                    .parse::<u32>()
+                    .into_iter()
+                    .for_each(|m| st.plan.votes.set(m.clamp(2, 1000))),
+            },
+            "prior" => st
+                .plan
+                .components
+                .set(v.parse::<u32>().map_or(0, |c| c.min(4))),
             "room" => crate::state::Room::parse(&v)
                 .into_iter()
                 .for_each(|r| st.room.set(r)),
@@ -52,7 +64,7 @@ pub fn read(st: &St) -> Option<String> {
 pub fn sync(st: St) {
     Effect::new(move |_| {
         let q = format!(
-            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}&room={}",
+            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}&room={}&votes={}&prior={}",
             js_sys::encode_uri_component(&st.dataset.get()),
             st.n.get(),
             st.x.get(),
@@ -60,7 +72,15 @@ pub fn sync(st: St) {
             st.seed.get(),
             st.metric.get().name(),
             st.logx.get() as u8,
-            st.room.get().key()
+            st.room.get().key(),
+            match st.plan.votes.get() {
+                0 => "inf".to_string(),
+                m => m.to_string(),
+            },
+            match st.plan.components.get() {
+                0 => "auto".to_string(),
+                c => c.to_string(),
+            }
         );
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

@@ -5,6 +5,7 @@
 use crate::limits;
 use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{compute_repeats, item_draws};
+use annosat_core::extrapolate::extrapolate;
 use annosat_core::summary::Summary;
 use annosat_core::{bundle, parse_votes_from, ImportOptions, VoteTable};
 use std::cell::RefCell;
@@ -164,6 +165,29 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                     Ok(curves) => Response::Curves {
                         id,
                         curves,
+                        ms: now_ms() - t0,
+                    },
+                    Err(e) => Response::Error {
+                        id,
+                        message: e.to_string(),
+                    },
+                }
+            }
+        }),
+        Request::Extrapolate { id, config } => TABLE.with(|c| match c.borrow().as_ref() {
+            None => Response::Error {
+                id,
+                message: "no dataset loaded".into(),
+            },
+            Some(t) => {
+                let t0 = now_ms();
+                let mut p = progress(id, "extrapolate");
+                match extrapolate(t, &config, &mut |d, n| p(d as f64 / n as f64)) {
+                    Ok(e) => Response::Extrapolated {
+                        id,
+                        prior: e.fit,
+                        check: e.check,
+                        curves: e.curves,
                         ms: now_ms() - t0,
                     },
                     Err(e) => Response::Error {

@@ -348,3 +348,57 @@ fn a_worker_that_keeps_dying_is_not_restarted_forever() {
     }
     assert!(matches!(r.worker_died("trap").1, Action::Respawn(Some(_))));
 }
+
+/// The Plan room's extrapolation: only the latest is answered, its failure is said in the room
+/// (the page's status keeps its curves), and stopping the work makes it stale.
+#[test]
+fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
+    use annosat_core::extrapolate::{extrapolate, Components, ExtrapolateConfig, ReferenceVotes};
+    let cfg = ExtrapolateConfig {
+        reference_votes: ReferenceVotes::Votes(8),
+        curves: CurveConfig {
+            repeats: 4,
+            ..Default::default()
+        },
+        draws: 2,
+        components: Components::Fixed(1),
+    };
+    let e = extrapolate(&table(), &cfg, &mut |_, _| {}).unwrap();
+    let answer = |id| Response::Extrapolated {
+        id,
+        prior: e.fit.clone(),
+        check: e.check.clone(),
+        curves: e.curves.clone(),
+        ms: 1.0,
+    };
+    let mut r = Requests::new(2);
+    load_ok(&mut r, "d");
+    let (old, new) = (r.extrapolate(), r.extrapolate());
+    assert!(r.busy());
+    assert_eq!(r.receive(0, answer(old)).0, None);
+    let progress = Response::Progress {
+        id: new,
+        stage: "extrapolate".into(),
+        done: 0.5,
+    };
+    assert!(matches!(
+        r.receive(0, progress).0,
+        Some(Answer::Progress { ref stage, .. }) if stage == "extrapolate"
+    ));
+    assert!(matches!(
+        r.receive(0, answer(new)).0,
+        Some(Answer::Extrapolated { .. })
+    ));
+    assert!(!r.busy());
+    let failing = r.extrapolate();
+    assert_eq!(
+        r.receive(0, error(failing, "no item has two or more votes"))
+            .0,
+        Some(Answer::PlanFailed {
+            message: "no item has two or more votes".into()
+        })
+    );
+    let stopped = r.extrapolate();
+    let _ = r.cancel();
+    assert_eq!(r.receive(0, answer(stopped)).0, None);
+}

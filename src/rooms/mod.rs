@@ -1,6 +1,8 @@
 //! The page's rooms, one folder each: the target side (curves of the labels themselves), models
-//! (what models trained on N-vote labels learn) and the reproduction table.
+//! (what models trained on N-vote labels learn), the reproduction table, and the plan (beyond the
+//! votes the data have).
 
 pub mod models;
+pub mod plan;
 pub mod repro;
 pub mod target;

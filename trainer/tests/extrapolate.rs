@@ -123,8 +123,12 @@ fn the_mixture_is_a_maximum_scipy_agrees_with() {
     assert!(ours["prior"]["components"].as_array().unwrap().len() >= 2);
     let path = std::env::temp_dir().join(format!("annosat-mixture-{}.json", std::process::id()));
     std::fs::write(&path, &out).unwrap();
-    let theirs: serde_json::Value =
-        serde_json::from_str(&numpy_reference(&["mixture", votes, path.to_str().unwrap()])).unwrap();
+    let theirs: serde_json::Value = serde_json::from_str(&numpy_reference(&[
+        "mixture",
+        votes,
+        path.to_str().unwrap(),
+    ]))
+    .unwrap();
     std::fs::remove_file(&path).ok();
     let (l1, l2) = (
         ours["prior"]["log_likelihood"].as_f64().unwrap(),

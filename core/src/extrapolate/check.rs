@@ -23,7 +23,7 @@ pub const AGREEMENT_BINS: [(&str, f64); 4] = [
 /// Share of items (with 2 or more votes) per agreement bin: in the data, and expected under the
 /// fitted prior for the same vote counts. One Dirichlet fits when the columns are close; where it
 /// does not (e.g. a mix of clear and contested items), the table shows which way it errs.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FitCheck {
     pub bins: Vec<AgreementBin>,
     /// Half the sum of |observed − expected| over the bins (0: identical, 1: disjoint).
@@ -31,7 +31,7 @@ pub struct FitCheck {
     pub items: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgreementBin {
     pub label: String,
     pub observed: f64,

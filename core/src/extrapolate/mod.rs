@@ -31,7 +31,7 @@ use rand_distr::{Binomial, Distribution, Gamma};
 const PURPOSE_POSTERIOR: u64 = 0xE_0;
 
 /// What p_N is compared with.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ReferenceVotes {
     /// p_M' of M' votes per item, drawn from the item's true distribution: what `curves` would
     /// print on real data with M' votes per item.
@@ -44,8 +44,8 @@ pub enum ReferenceVotes {
 /// The grid of the truth mode when none is given.
 pub const TRUTH_GRID_MAX: u32 = 100;
 
-/// Settings of one extrapolation.
-#[derive(Debug, Clone, PartialEq)]
+/// Settings of one extrapolation (the app sends them to its worker as JSON).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExtrapolateConfig {
     /// M', the vote count per item the curves are for, or the true distributions.
     pub reference_votes: ReferenceVotes,
@@ -229,11 +229,9 @@ pub fn extrapolate(
                 truth::curves_against_truth(
                     table,
                     &fit,
-                    &grid,
-                    cfg.curves.seed,
-                    s,
+                    (&grid, alpha),
+                    (cfg.curves.seed, s),
                     range,
-                    alpha,
                     &mut |done| progress(start + done, total),
                 )
             }

@@ -13,7 +13,9 @@
 //!   α_k ← α_k · Σ_i [ψ(c_ik + α_k) − ψ(α_k)] / Σ_i [ψ(n_i + α₀) − ψ(α₀)],
 //!
 //! which increases ℓ at every step. Items with the same counts are one term with a weight, so an
-//! upload of a million items with five votes each costs a few hundred terms per iteration.
+//! upload of a million items with five votes each costs a few hundred terms per iteration. All of
+//! its math is `libm`'s (ln Γ, and [`digamma`] on it), so the CLI and the app fit the same prior
+//! bit for bit.
 //! tests/reference/numpy_reference.py fits the same likelihood with scipy's L-BFGS-B, independently.
 //!
 //! One Dirichlet cannot describe every set: where items are either clear or split (a bimodal
@@ -25,8 +27,27 @@
 
 use crate::sample;
 use crate::votes::VoteTable;
-use statrs::function::gamma::{digamma, ln_gamma};
+use libm::{exp, lgamma as ln_gamma, log};
 use std::collections::HashMap;
+
+/// ψ(x), the digamma function, for x > 0: the recurrence ψ(x) = ψ(x + 1) − 1/x up to x ≥ 10, then
+/// the asymptotic series to its x⁻¹² term (the next is below 1e-15 there). Written on `libm` rather than taken from
+/// statrs, whose special functions call the platform's `ln`/`exp`: the fit must give the same bits
+/// natively and in the browser (a mixture's EM runs thousands of iterations, and last-bit
+/// differences grew into different priors; the tests compare with statrs).
+pub(crate) fn digamma(mut x: f64) -> f64 {
+    let mut r = 0.0;
+    while x < 10.0 {
+        r -= 1.0 / x;
+        x += 1.0;
+    }
+    let f = 1.0 / (x * x);
+    let tail = f
+        * (1.0 / 12.0
+            - f * (1.0 / 120.0
+                - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f * (1.0 / 132.0 - f * 691.0 / 32760.0)))));
+    r + log(x) - 0.5 / x - tail
+}
 
 /// One Dirichlet of the prior and its share of the items.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -68,7 +89,7 @@ pub struct Prior {
 }
 
 /// How many Dirichlets the prior has.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Components {
     Fixed(usize),
     /// The BIC's choice among 1..=max.
@@ -164,7 +185,7 @@ fn minka_step(p: &Patterns, w: &[f64], alpha: &mut [f64]) -> f64 {
 }
 
 fn bic(ll: f64, c: usize, k: usize, items: f64) -> f64 {
-    -2.0 * ll + (c * k + c - 1) as f64 * items.ln()
+    -2.0 * ll + (c * k + c - 1) as f64 * log(items)
 }
 
 fn check(table: &VoteTable, p: &Patterns) -> Result<(), FitError> {
@@ -323,14 +344,14 @@ fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> 
         let mut next = 0.0;
         for i in 0..np {
             for (j, comp) in comps.iter().enumerate() {
-                logs[j] = comp.weight.ln() + dm_log(&p.counts[i], &comp.alpha);
+                logs[j] = log(comp.weight) + dm_log(&p.counts[i], &comp.alpha);
             }
             let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let s: f64 = logs.iter().map(|l| (l - top).exp()).sum();
+            let s: f64 = logs.iter().map(|l| exp(l - top)).sum();
             for j in 0..c {
-                resp[i * c + j] = (logs[j] - top).exp() / s;
+                resp[i * c + j] = exp(logs[j] - top) / s;
             }
-            next += p.weights[i] * (top + s.ln());
+            next += p.weights[i] * (top + log(s));
         }
         let done = (next - ll).abs() <= EM_TOLERANCE * next.abs();
         ll = next;
@@ -397,10 +418,10 @@ impl Prior {
         let logs: Vec<f64> = self
             .components
             .iter()
-            .map(|comp| comp.weight.ln() + dm_log(c, &comp.alpha))
+            .map(|comp| log(comp.weight) + dm_log(c, &comp.alpha))
             .collect();
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let e: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
+        let e: Vec<f64> = logs.iter().map(|l| exp(l - top)).collect();
         let s: f64 = e.iter().sum();
         e.iter().map(|x| x / s).collect()
     }
@@ -567,5 +588,25 @@ mod tests {
             .unwrap()
             .0;
         assert!(split[j] > 0.9 && clear[j] < 0.1, "{split:?} {clear:?}");
+    }
+
+    /// ψ and ln Γ on libm against statrs (an independent implementation), from tiny shapes to
+    /// large counts.
+    #[test]
+    fn digamma_and_ln_gamma_agree_with_statrs() {
+        for &x in &[
+            1e-8, 1e-3, 0.1, 0.5, 1.0, 2.5, 5.9, 6.0, 10.0, 101.3, 5841.2, 1e6,
+        ] {
+            let (a, b) = (digamma(x), statrs::function::gamma::digamma(x));
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "ψ({x}): {a} vs {b}"
+            );
+            let (a, b) = (ln_gamma(x), statrs::function::gamma::ln_gamma(x));
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "ln Γ({x}): {a} vs {b}"
+            );
+        }
     }
 }

@@ -182,6 +182,11 @@ fn curves_against_the_truth_keep_falling_and_sit_above_finite_ones() {
     assert!(mean(&truth.curves, Metric::Jsd, 40) > 0.05);
     assert_eq!(mean(&finite.curves, Metric::Jsd, 40), 0.0);
     assert!(mean(&truth.curves, Metric::Jsd, 20) > mean(&finite.curves, Metric::Jsd, 20));
-    assert!(truth.curves.point(Metric::EntropyCorr, 1).unwrap().mean.is_none());
+    assert!(truth
+        .curves
+        .point(Metric::EntropyCorr, 1)
+        .unwrap()
+        .mean
+        .is_none());
     assert_eq!(truth.curves.repeats, 20);
 }

@@ -38,18 +38,21 @@ pub fn posterior_truths(table: &VoteTable, fit: &Prior, seed: u64, draw: u32) ->
 }
 
 /// The curves against the truths, for `grid` (sorted, every N ≥ 1), repeats `range` of posterior
-/// draw `draw`; `alpha` smooths p_N for KL.
+/// draw `draw` of `seed`; `alpha` smooths p_N for KL.
 pub(super) fn curves_against_truth(
     table: &VoteTable,
     fit: &Prior,
-    grid: &[u32],
-    seed: u64,
-    draw: u32,
+    (grid, alpha): (&[u32], f64),
+    (seed, draw): (u64, u32),
     range: std::ops::Range<u32>,
-    alpha: f64,
     progress: &mut impl FnMut(usize),
 ) -> Curves {
-    let (k, ni, ng, nr) = (table.num_classes(), table.num_items(), grid.len(), range.len());
+    let (k, ni, ng, nr) = (
+        table.num_classes(),
+        table.num_items(),
+        grid.len(),
+        range.len(),
+    );
     let truths = posterior_truths(table, fit, seed, draw);
     let h_truth: Vec<f64> = truths.chunks(k).map(metrics::entropy).collect();
     let nmax = *grid.last().expect("a grid") as usize;
@@ -79,16 +82,10 @@ pub(super) fn curves_against_truth(
             }
         }
         for g in 0..ng {
-            values[1][g * nr + ri] = corr::pearson(&h_pn[g * ni..(g + 1) * ni], &h_truth)
-                .unwrap_or(f64::NAN);
+            values[1][g * nr + ri] =
+                corr::pearson(&h_pn[g * ni..(g + 1) * ni], &h_truth).unwrap_or(f64::NAN);
         }
         progress(ri + 1);
     }
-    Curves::from_parts(
-        grid.to_vec(),
-        range,
-        vec![ni as u32; ng],
-        alpha,
-        values,
-    )
+    Curves::from_parts(grid.to_vec(), range, vec![ni as u32; ng], alpha, values)
 }

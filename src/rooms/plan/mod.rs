@@ -1,0 +1,232 @@
+//! The Plan room: beyond the votes the data have. For now its first tool, the curves extrapolated
+//! to more votes per item than the data have (annosat_core::extrapolate, computed in the first
+//! curve worker): the fitted prior, its fit check, and the four metric panels, with a CSV export.
+
+pub mod state;
+
+use crate::rooms::target::chart::{draw, H, W};
+use crate::state::{now_ms, St, REPEATS};
+use annosat_core::curves::{Curves, Metric};
+use leptos::html;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use state::PlanStatus;
+
+#[component]
+pub fn PlanRoom() -> impl IntoView {
+    view! {
+        <section class="card plan-intro">
+            <h2>"Beyond the votes you have"</h2>
+            <p>"With M votes per item the target-side curves end at N = M by construction. Here a prior over the items' true label distributions is fitted to all items (one Dirichlet, or a mixture where items come in kinds; maximum marginal likelihood), and the curves are computed on tables drawn from each item's posterior — what the data would give with more votes per item. The fit check below says how well the prior describes these items; "
+            <code>"annosat extrapolate --check"</code>" measures the error on data that have the votes (README)."</p>
+        </section>
+        <Controls />
+        <PlanStatusLine />
+        <Result />
+    }
+}
+
+#[component]
+fn Controls() -> impl IntoView {
+    let st = expect_context::<St>();
+    let plan = st.plan;
+    let truth = move || plan.votes.get() == 0;
+    let run = move |_| plan.start(REPEATS, st.seed.get_untracked());
+    view! {
+        <section class="card row plan-controls">
+            <label>"Votes per item to extrapolate to "
+                <input type="number" id="plan-votes" min="2" max="1000" prop:disabled=truth
+                    prop:value=move || if truth() { state::DEFAULT_VOTES } else { plan.votes.get() }
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                            plan.votes.set(v.clamp(2, 1000));
+                        }
+                    } />
+            </label>
+            <label><input type="checkbox" id="plan-truth" prop:checked=truth
+                on:change=move |ev| plan.votes.set(if event_target_checked(&ev) { 0 } else { state::DEFAULT_VOTES }) />
+                " against the true distributions (every annotator there could be)"</label>
+            <label>"Prior "
+                <select id="plan-components" on:change=move |ev| {
+                    plan.components.set(event_target_value(&ev).parse().unwrap_or(0))
+                }>
+                    <option value="0" selected=move || plan.components.get() == 0>"BIC's choice (1–4)"</option>
+                    {(1..=4u32).map(|c| view! {
+                        <option value=c.to_string() selected=move || plan.components.get() == c>
+                            {if c == 1 { "one Dirichlet".to_string() } else { format!("{c} Dirichlets") }}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <button id="plan-run" on:click=run prop:disabled=move || st.summary.get().is_none()>"Extrapolate"</button>
+        </section>
+    }
+}
+
+#[component]
+fn PlanStatusLine() -> impl IntoView {
+    let st = expect_context::<St>();
+    let plan = st.plan;
+    move || {
+        match plan.status.get() {
+        PlanStatus::Idle => plan.result.get().map(|r| {
+            let text = format!(
+                "Computed in {:.1} s in one worker: {REPEATS} repeats over {} posterior draws, seed {}.",
+                r.ms / 1000.0,
+                state::DRAWS,
+                st.seed.get()
+            );
+            view! { <p class="status" id="plan-status" data-state="idle">{text}</p> }.into_any()
+        }),
+        PlanStatus::Busy { done, since } => {
+            let left = {
+                let elapsed = (now_ms() - since) / 1000.0;
+                if (0.02..1.0).contains(&done) && elapsed > 1.0 {
+                    format!(" · about {:.0} s left", (elapsed * (1.0 - done) / done).max(1.0))
+                } else {
+                    String::new()
+                }
+            };
+            let stop = move |_| {
+                crate::bridge::cancel();
+                plan.status.set(PlanStatus::Stopped);
+                // The target side's work, if any, went with the workers: say so there too.
+                if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
+                    st.status.set(crate::state::Status::Stopped(
+                        "Stopped with the extrapolation: the curves shown are from before.".into(),
+                    ));
+                }
+            };
+            Some(
+                view! {
+                    <p class="status" id="plan-status" data-state="busy">
+                        {format!("fitting the prior and extrapolating… {:.0}%{left}", done * 100.0)}
+                        <progress max="1" value=done></progress>
+                        <button id="plan-stop" class="link" on:click=stop>"Stop"</button>
+                    </p>
+                }
+                .into_any(),
+            )
+        }
+        PlanStatus::Stopped => Some(
+            view! { <p class="status" id="plan-status" data-state="stopped">"Stopped; nothing was extrapolated."</p> }
+                .into_any(),
+        ),
+        PlanStatus::Failed(e) => Some(
+            view! { <p class="error" id="plan-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }
+                .into_any(),
+        ),
+    }
+    }
+}
+
+fn sentence(c: &Curves, votes: Option<u32>) -> String {
+    let with = match votes {
+        Some(m) => format!("If every item had {m} votes"),
+        None => "Against the items' true distributions".into(),
+    };
+    match (
+        c.saturation(Metric::Kl, 0.9).n,
+        c.saturation(Metric::EntropyCorr, 0.9).n,
+    ) {
+        (Some(a), Some(b)) => format!(
+            "{with}: {a} annotators per item would capture 90% of the improvement in distribution match (KL); ranking items by ambiguity (entropy correlation) would need about {b}."
+        ),
+        (Some(a), None) => format!(
+            "{with}: {a} annotators per item would capture 90% of the improvement in distribution match (KL)."
+        ),
+        _ => format!("{with}: the curves do not saturate within the grid."),
+    }
+}
+
+#[component]
+fn Result() -> impl IntoView {
+    let st = expect_context::<St>();
+    let plan = st.plan;
+    move || {
+        let r = plan.result.get()?;
+        let classes = st
+            .summary
+            .with(|s| s.as_ref().map(|s| s.classes.clone()))
+            .unwrap_or_default();
+        let rows = r
+            .check
+            .bins
+            .iter()
+            .map(|b| {
+                view! {
+                    <tr><td>{b.label.clone()}</td>
+                        <td class="num">{format!("{:.1}%", 100.0 * b.observed)}</td>
+                        <td class="num">{format!("{:.1}%", 100.0 * b.expected)}</td></tr>
+                }
+            })
+            .collect_view();
+        let tv = r.check.total_variation;
+        let verdict = if tv < 0.05 {
+            "the prior reproduces how much these items agree"
+        } else if tv < 0.15 {
+            "the prior reproduces these items' agreement roughly; read the curves with that in mind"
+        } else {
+            "the prior does not describe these items well: treat the extrapolated curves with caution"
+        };
+        let csv = r.curves.to_csv();
+        let download = move |_| {
+            crate::export::download_text(&csv, "text/csv", "annosat-extrapolated.csv");
+        };
+        Some(view! {
+            <section class="card summary">
+                <p class="sentence" id="plan-sentence">{sentence(&r.curves, r.votes)}</p>
+                <p id="plan-prior">"Prior: " <bdi>{r.prior.describe(&classes)}</bdi></p>
+                <table id="plan-fit" class="fit-check">
+                    <caption>"Fit check: share of items (with 2 or more votes) by how much their votes agree"</caption>
+                    <thead><tr><th>"agreement"</th><th>"in the data"</th><th>"as the prior predicts"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+                <p id="plan-verdict" data-tv=tv.to_string()>{format!("Total variation {tv:.3}: {verdict}.")}</p>
+                <button id="plan-csv" class="link" on:click=download>"Download the extrapolated curves (CSV)"</button>
+            </section>
+            <p class="note" id="plan-charts-note">{match r.votes {
+                Some(m) => format!("The panels compare p_N with p_{m}, all {m} votes of each item in the posterior tables (their \"p_full\"), as the target side would with {m} real votes per item."),
+                None => "The panels compare p_N with each item's true distribution (their \"p_full\"), N votes drawn with replacement.".to_string(),
+            }}</p>
+            <section class="charts" id="plan-charts">
+                <PlanChart metric=Metric::Kl />
+                <PlanChart metric=Metric::EntropyCorr />
+                <PlanChart metric=Metric::Jsd />
+                <PlanChart metric=Metric::MajorityAgreement />
+            </section>
+        })
+    }
+}
+
+/// One metric's extrapolated curve, drawn as the target side draws its panels.
+#[component]
+fn PlanChart(metric: Metric) -> impl IntoView {
+    let st = expect_context::<St>();
+    let canvas = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        let logx = st.logx.get();
+        let (Some(el), Some(r)) = (canvas.get(), st.plan.result.get()) else {
+            return;
+        };
+        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
+            return;
+        };
+        let sat = r.curves.saturation(metric, 0.9);
+        if let Err(e) = draw(
+            &backend.into_drawing_area(),
+            &r.curves,
+            metric,
+            None,
+            sat,
+            logx,
+        ) {
+            leptos::logging::error!("plan chart {}: {e}", metric.name());
+        }
+    });
+    view! {
+        <figure class="chart" data-metric=metric.name()>
+            <canvas node_ref=canvas width=W height=H class="plan-canvas"></canvas>
+        </figure>
+    }
+}
