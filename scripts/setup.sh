@@ -7,7 +7,7 @@
 #                            breaks wasm-bindgen's tables), trunk and wasm-bindgen-cli pinned to
 #                            Cargo.lock
 #   scripts/setup.sh         everything the tests need as well: Debian chromium + chromium-driver,
-#                            fonts, python3 numpy + scipy (the independent reference), and the node
+#                            fonts, python3 numpy + scipy + krippendorff (the independent references), and the node
 #                            packages of tests/browser (playwright-core; it drives Debian's chromium,
 #                            never a downloaded one). The downloads run while trunk compiles.
 #
@@ -44,9 +44,10 @@ apt_install() {
 # The test-only downloads (network-bound) run in the background while the tools compile.
 test_deps() {
   apt_install chromium chromium-driver fonts-dejavu-core ca-certificates curl
-  if ! python3 -c 'import numpy, scipy' 2>/dev/null; then
-    log "pip install numpy scipy"
-    python3 -m pip install -q numpy scipy >&2 || python3 -m pip install -q --break-system-packages numpy scipy >&2
+  if ! python3 -c 'import numpy, scipy, krippendorff' 2>/dev/null; then
+    log "pip install numpy scipy krippendorff"
+    python3 -m pip install -q numpy scipy krippendorff==0.9.0 >&2 ||
+      python3 -m pip install -q --break-system-packages numpy scipy krippendorff==0.9.0 >&2
   fi
   if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
     log "npm ci (tests/browser: playwright-core)"

@@ -1,6 +1,6 @@
 //! The URL as the source of truth for a shareable view:
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
-//! `&votes=M|inf&prior=auto|1…4` (the Plan room's choices).
+//! and, in the Plan room, `&votes=M|inf&prior=auto|1…4` (its choices).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
@@ -63,8 +63,8 @@ pub fn read(st: &St) -> Option<String> {
 /// Keeps the address bar in step with the state (replaceState: no history spam while dragging).
 pub fn sync(st: St) {
     Effect::new(move |_| {
-        let q = format!(
-            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}&room={}&votes={}&prior={}",
+        let mut q = format!(
+            "?dataset={}&n={}&x={}&heldout={}&seed={}&metric={}&logx={}&room={}",
             js_sys::encode_uri_component(&st.dataset.get()),
             st.n.get(),
             st.x.get(),
@@ -73,15 +73,19 @@ pub fn sync(st: St) {
             st.metric.get().name(),
             st.logx.get() as u8,
             st.room.get().key(),
-            match st.plan.votes.get() {
+        );
+        // The Plan room's choices, in its own links only.
+        if st.room.get() == crate::state::Room::Plan {
+            let votes = match st.plan.votes.get() {
                 0 => "inf".to_string(),
                 m => m.to_string(),
-            },
-            match st.plan.components.get() {
+            };
+            let prior = match st.plan.components.get() {
                 0 => "auto".to_string(),
                 c => c.to_string(),
-            }
-        );
+            };
+            q.push_str(&format!("&votes={votes}&prior={prior}"));
+        }
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
         }

@@ -6,6 +6,7 @@
 //! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets
 //! (feature `models`, on by default: the only part that needs candle).
 
+mod agree_cmd;
 mod bundle_cmd;
 mod curves_cmd;
 mod distance_cmd;
@@ -55,6 +56,8 @@ struct Cli {
 enum Command {
     /// Target-side saturation curves: how close p_N (N subsampled votes) gets to the full distribution.
     Curves(curves_cmd::Args),
+    /// Krippendorff's α (nominal) of the votes, on all of them and on N-vote subsamples.
+    Agree(agree_cmd::Args),
     /// The curves `curves` would print if every item had M votes, from fewer (a Dirichlet prior
     /// fitted to the items); --check says how far that can be trusted.
     Extrapolate(extrapolate_cmd::Args),
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Curves(a) => curves_cmd::run(a),
         Command::Extrapolate(a) => extrapolate_cmd::run(a),
+        Command::Agree(a) => agree_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]

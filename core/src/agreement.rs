@@ -1,0 +1,191 @@
+//! Agreement between annotators as N grows: Krippendorff's α (nominal) of the items' votes, on the
+//! full data and on N-vote subsamples (`annosat agree`).
+//!
+//! From each item's class counts alone (no annotator ids needed): with n_uc votes of class c on
+//! item u (n_u votes in all), the coincidences are o_ck = Σ_u (n_uc·n_uk − [c = k]·n_uc) / (n_u − 1)
+//! over items with at least two votes, n_c = Σ_k o_ck, n = Σ_c n_c, and
+//!
+//!   α = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k
+//!
+//! (Krippendorff 2011, "Computing Krippendorff's alpha-reliability", nominal metric). The PyPI
+//! package `krippendorff` computes the same from the same value counts; tests/reference/
+//! krippendorff_reference.py and trainer/tests/agree.rs compare the two.
+
+use crate::curves::{quantile, CurvePoint};
+use crate::sample;
+use crate::votes::VoteTable;
+
+const PURPOSE_AGREE: u64 = 0xA_9;
+
+/// α of items given as rows of `k` class counts (row-major); `None` when no item has two votes or
+/// every vote is of one class (no expected disagreement).
+pub fn krippendorff_alpha_nominal(counts: &[u32], k: usize) -> Option<f64> {
+    let mut o = vec![0.0f64; k * k];
+    let mut any = false;
+    for row in counts.chunks(k) {
+        let n: u32 = row.iter().sum();
+        if n < 2 {
+            continue;
+        }
+        any = true;
+        let w = 1.0 / (n - 1) as f64;
+        for c in 0..k {
+            for kk in 0..k {
+                let same = if c == kk { row[c] as f64 } else { 0.0 };
+                o[c * k + kk] += (row[c] as f64 * row[kk] as f64 - same) * w;
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    let nc: Vec<f64> = (0..k).map(|c| o[c * k..(c + 1) * k].iter().sum()).collect();
+    let n: f64 = nc.iter().sum();
+    let (mut observed, mut expected) = (0.0, 0.0);
+    for c in 0..k {
+        for kk in 0..k {
+            if c != kk {
+                observed += o[c * k + kk];
+                expected += nc[c] * nc[kk];
+            }
+        }
+    }
+    (expected > 0.0).then(|| 1.0 - (n - 1.0) * observed / expected)
+}
+
+/// α at each N of `grid` over `repeats` seeded subsamples (each item's N votes without
+/// replacement; items with fewer than N votes left out at that N), and α of all the votes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AlphaCurve {
+    pub grid: Vec<u32>,
+    pub repeats: u32,
+    /// Items used at each N.
+    pub items: Vec<u32>,
+    /// α of the full data.
+    pub full: Option<f64>,
+    /// `values[g * repeats + r]`; NaN where undefined.
+    values: Vec<f64>,
+}
+
+impl AlphaCurve {
+    pub fn point_at(&self, g: usize) -> CurvePoint {
+        let r = self.repeats as usize;
+        let mut v: Vec<f64> = self.values[g * r..(g + 1) * r]
+            .iter()
+            .copied()
+            .filter(|x| !x.is_nan())
+            .collect();
+        let n = self.grid[g];
+        if v.is_empty() {
+            return CurvePoint {
+                n,
+                mean: None,
+                lo: None,
+                hi: None,
+                sd: None,
+            };
+        }
+        v.sort_by(f64::total_cmp);
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let sd = (v.len() > 1).then(|| {
+            let ss: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
+            libm::sqrt(ss / (v.len() - 1) as f64)
+        });
+        CurvePoint {
+            n,
+            mean: Some(mean),
+            lo: Some(quantile(&v, 0.025)),
+            hi: Some(quantile(&v, 0.975)),
+            sd,
+        }
+    }
+}
+
+/// The α curve of `table` for `grid` (empty: 2..=max votes; N = 1 has no pairs).
+pub fn alpha_curve(table: &VoteTable, grid: &[u32], repeats: u32, seed: u64) -> AlphaCurve {
+    let k = table.num_classes();
+    let mut grid: Vec<u32> = if grid.is_empty() {
+        (2..=table.max_total()).collect()
+    } else {
+        grid.to_vec()
+    };
+    grid.sort_unstable();
+    grid.dedup();
+    grid.retain(|&n| n >= 2 && n <= table.max_total());
+    let all: Vec<u32> = (0..table.num_items())
+        .flat_map(|i| table.counts(i).iter().copied())
+        .collect();
+    let full = krippendorff_alpha_nominal(&all, k);
+    let nr = repeats as usize;
+    let mut values = vec![f64::NAN; grid.len() * nr];
+    let mut items = vec![0u32; grid.len()];
+    let mut sub = Vec::with_capacity(all.len());
+    for (g, &n) in grid.iter().enumerate() {
+        for r in 0..repeats {
+            sub.clear();
+            for i in 0..table.num_items() {
+                let mut rng = sample::stream(seed, PURPOSE_AGREE, i as u64, r as u64);
+                if let Some(c) = sample::subsample_counts(table.counts(i), n, &mut rng) {
+                    sub.extend(c);
+                }
+            }
+            items[g] = (sub.len() / k) as u32;
+            if let Some(a) = krippendorff_alpha_nominal(&sub, k) {
+                values[g * nr + r as usize] = a;
+            }
+        }
+    }
+    AlphaCurve {
+        grid,
+        repeats,
+        items,
+        full,
+        values,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Krippendorff (2011)'s worked example, nominal data with missing values: 4 observers, 12
+    /// units (the last with one value, unpairable), values 1–5; α = 0.743.
+    #[test]
+    fn krippendorffs_worked_example() {
+        // Value counts per unit, from the paper's reliability data matrix.
+        let units: [[u32; 5]; 12] = [
+            [3, 0, 0, 0, 0],
+            [0, 3, 1, 0, 0],
+            [0, 0, 4, 0, 0],
+            [0, 0, 4, 0, 0],
+            [0, 4, 0, 0, 0],
+            [1, 1, 1, 1, 0],
+            [0, 0, 0, 4, 0],
+            [3, 1, 0, 0, 0],
+            [0, 4, 0, 0, 0],
+            [0, 0, 0, 0, 3],
+            [2, 0, 0, 0, 0],
+            [0, 0, 1, 0, 0],
+        ];
+        let counts: Vec<u32> = units.iter().flatten().copied().collect();
+        let a = krippendorff_alpha_nominal(&counts, 5).unwrap();
+        assert!((a - 0.743).abs() < 5e-4, "{a}");
+    }
+
+    #[test]
+    fn perfect_agreement_is_one_and_curves_have_their_grid() {
+        let t = VoteTable::new(
+            vec!["a".into(), "b".into()],
+            (0..4).map(|i| format!("i{i}")).collect(),
+            vec![5, 0, 0, 5, 5, 0, 0, 5],
+        );
+        let all: Vec<u32> = (0..4).flat_map(|i| t.counts(i).to_vec()).collect();
+        assert_eq!(krippendorff_alpha_nominal(&all, 2), Some(1.0));
+        let c = alpha_curve(&t, &[], 3, 1);
+        assert_eq!(c.grid, vec![2, 3, 4, 5]);
+        assert_eq!(c.point_at(0).mean, Some(1.0));
+        assert_eq!(c.items, vec![4; 4]);
+        // All votes of one class: no expected disagreement, α undefined.
+        assert_eq!(krippendorff_alpha_nominal(&[3, 0, 2, 0], 2), None);
+    }
+}
