@@ -13,41 +13,24 @@
 //!   α_k ← α_k · Σ_i [ψ(c_ik + α_k) − ψ(α_k)] / Σ_i [ψ(n_i + α₀) − ψ(α₀)],
 //!
 //! which increases ℓ at every step. Items with the same counts are one term with a weight, so an
-//! upload of a million items with five votes each costs a few hundred terms per iteration. All of
-//! its math is `libm`'s (ln Γ, and [`digamma`] on it), so the CLI and the app fit the same prior
-//! bit for bit.
-//! tests/reference/numpy_reference.py fits the same likelihood with scipy's L-BFGS-B, independently.
+//! upload of a million items with five votes each costs a few hundred terms per iteration, and
+//! ψ(c + α) − ψ(α) and ln Γ(c + α) − ln Γ(α) for integer counts c are running sums of 1/(α + j)
+//! and ln(α + j) (`rising`), no special function per item. All of its math is `libm`'s, so the
+//! CLI and the app fit the same prior bit for bit (statrs' special functions call the platform's
+//! `ln`/`exp`; with them a mixture's EM drifted apart between native and wasm). At most
+//! [`MAX_FIT_ITEMS`] items, a seeded sample, are fitted on.
 //!
 //! One Dirichlet cannot describe every set: where items are either clear or split (a bimodal
 //! spread of agreement) it smooths the two into one hump. A mixture of C Dirichlets, π_c and α_c,
 //! is fitted by EM over the same count patterns (E: each pattern's responsibilities from its
 //! Dirichlet-multinomial likelihood under each component; M: the weights, and a few weighted Minka
-//! steps per component), from several seeded random starts, keeping the best likelihood; C is
+//! steps per component), from several seeded k-means++ starts, keeping the best likelihood; C is
 //! chosen by BIC, −2ℓ + (C·K + C − 1)·ln(items), over 1…4 unless the user fixes it.
 
 use crate::sample;
 use crate::votes::VoteTable;
 use libm::{exp, lgamma as ln_gamma, log};
 use std::collections::HashMap;
-
-/// ψ(x), the digamma function, for x > 0: the recurrence ψ(x) = ψ(x + 1) − 1/x up to x ≥ 10, then
-/// the asymptotic series to its x⁻¹² term (the next is below 1e-15 there). Written on `libm` rather than taken from
-/// statrs, whose special functions call the platform's `ln`/`exp`: the fit must give the same bits
-/// natively and in the browser (a mixture's EM runs thousands of iterations, and last-bit
-/// differences grew into different priors; the tests compare with statrs).
-pub(crate) fn digamma(mut x: f64) -> f64 {
-    let mut r = 0.0;
-    while x < 10.0 {
-        r -= 1.0 / x;
-        x += 1.0;
-    }
-    let f = 1.0 / (x * x);
-    let tail = f
-        * (1.0 / 12.0
-            - f * (1.0 / 120.0
-                - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f * (1.0 / 132.0 - f * 691.0 / 32760.0)))));
-    r + log(x) - 0.5 / x - tail
-}
 
 /// One Dirichlet of the prior and its share of the items.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -82,7 +65,8 @@ pub struct Prior {
     /// False when the iteration limit was reached first (e.g. the data say almost nothing about
     /// how dispersed the items are, or voters always agree and α keeps shrinking toward 0).
     pub converged: bool,
-    /// Items that took part (those with at least one vote).
+    /// Items the prior was fitted on (those with at least one vote; a seeded sample of
+    /// [`MAX_FIT_ITEMS`] when there are more).
     pub items: u32,
     /// BIC of every number of components tried, when it was chosen by BIC.
     pub tried: Vec<(usize, f64)>,
@@ -124,14 +108,69 @@ struct Patterns {
     counts: Vec<Vec<u32>>,
     totals: Vec<u32>,
     weights: Vec<f64>,
+    /// The largest count of one class, and the most votes of one item.
+    max_count: u32,
+    max_total: u32,
 }
 
-fn patterns(table: &VoteTable) -> Patterns {
-    let mut seen: HashMap<&[u32], f64> = HashMap::new();
-    for i in 0..table.num_items() {
-        if table.total(i) > 0 {
-            *seen.entry(table.counts(i)).or_default() += 1.0;
+/// `out[c] = Σ_{j<c} f(a + j)` for c = 0..=upto: with f = 1/x, ψ(a + c) − ψ(a); with f = ln,
+/// ln Γ(a + c) − ln Γ(a) — exactly what integer counts need, from one pass of cheap terms
+/// instead of a special function per item (Minka's trick for count data; the EM over thousands
+/// of distinct count vectors was dominated by digamma and ln Γ).
+fn rising(a: f64, upto: u32, f: impl Fn(f64) -> f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(upto as usize + 1);
+    let mut acc = 0.0;
+    out.push(acc);
+    for j in 0..upto {
+        acc += f(a + j as f64);
+        out.push(acc);
+    }
+    out
+}
+
+/// ln of the Dirichlet-multinomial probability of count vectors under one α, by table.
+struct DmTable {
+    per_class: Vec<Vec<f64>>,
+    total: Vec<f64>,
+}
+
+impl DmTable {
+    fn new(alpha: &[f64], p: &Patterns) -> Self {
+        let a0: f64 = alpha.iter().sum();
+        DmTable {
+            per_class: alpha.iter().map(|&a| rising(a, p.max_count, log)).collect(),
+            total: rising(a0, p.max_total, log),
         }
+    }
+
+    fn log_prob(&self, c: &[u32], n: u32) -> f64 {
+        let per: f64 = c
+            .iter()
+            .zip(&self.per_class)
+            .map(|(&ck, t)| t[ck as usize])
+            .sum();
+        per - self.total[n as usize]
+    }
+}
+
+/// Items the prior is fitted on at most: a seeded sample of them when there are more. The prior has
+/// at most 4·(K + 1) parameters, which a few thousand items pin down; a mixture's EM over every
+/// distinct count vector of 100,000 ragged items took minutes (3.6 min for one CLI run here).
+pub const MAX_FIT_ITEMS: usize = 5_000;
+const PURPOSE_FIT_SAMPLE: u64 = 0xE_5;
+
+fn patterns(table: &VoteTable, seed: u64) -> Patterns {
+    let mut rows: Vec<u32> = (0..table.num_items() as u32)
+        .filter(|&i| table.total(i as usize) > 0)
+        .collect();
+    if rows.len() > MAX_FIT_ITEMS {
+        let mut rng = sample::stream(seed, PURPOSE_FIT_SAMPLE, 0, 0);
+        sample::partial_shuffle(&mut rows, MAX_FIT_ITEMS, &mut rng);
+        rows.truncate(MAX_FIT_ITEMS);
+    }
+    let mut seen: HashMap<&[u32], f64> = HashMap::new();
+    for &i in &rows {
+        *seen.entry(table.counts(i as usize)).or_default() += 1.0;
     }
     let mut v: Vec<(Vec<u32>, f64)> = seen.into_iter().map(|(c, w)| (c.to_vec(), w)).collect();
     // A fixed order: the sums below must not depend on the hash map's.
@@ -139,6 +178,16 @@ fn patterns(table: &VoteTable) -> Patterns {
     Patterns {
         totals: v.iter().map(|(c, _)| c.iter().sum()).collect(),
         weights: v.iter().map(|(_, w)| *w).collect(),
+        max_count: v
+            .iter()
+            .flat_map(|(c, _)| c.iter().copied())
+            .max()
+            .unwrap_or(0),
+        max_total: v
+            .iter()
+            .map(|(c, _)| c.iter().sum::<u32>())
+            .max()
+            .unwrap_or(0),
         counts: v.into_iter().map(|(c, _)| c).collect(),
     }
 }
@@ -159,16 +208,20 @@ pub(crate) fn dm_log(c: &[u32], alpha: &[f64]) -> f64 {
 fn minka_step(p: &Patterns, w: &[f64], alpha: &mut [f64]) -> f64 {
     let k = alpha.len();
     let a0: f64 = alpha.iter().sum();
-    let psi_a0 = digamma(a0);
-    let psi_a: Vec<f64> = alpha.iter().map(|&a| digamma(a)).collect();
+    // ψ(c + α) − ψ(α) for every count c, per class, and ψ(n + α₀) − ψ(α₀).
+    let dpsi: Vec<Vec<f64>> = alpha
+        .iter()
+        .map(|&a| rising(a, p.max_count, |x| 1.0 / x))
+        .collect();
+    let dpsi0 = rising(a0, p.max_total, |x| 1.0 / x);
     let (mut num, mut den) = (vec![0.0f64; k], 0.0);
     for ((c, &n), &w) in p.counts.iter().zip(&p.totals).zip(w) {
         if w == 0.0 {
             continue;
         }
-        den += w * (digamma(n as f64 + a0) - psi_a0);
+        den += w * dpsi0[n as usize];
         for kk in 0..k {
-            num[kk] += w * (digamma(c[kk] as f64 + alpha[kk]) - psi_a[kk]);
+            num[kk] += w * dpsi[kk][c[kk] as usize];
         }
     }
     let mut change = 0.0f64;
@@ -222,11 +275,13 @@ fn fit_one(p: &Patterns, k: usize) -> Prior {
             break;
         }
     }
+    let table = DmTable::new(&alpha, p);
     let ll: f64 = p
         .counts
         .iter()
+        .zip(&p.totals)
         .zip(&p.weights)
-        .map(|(c, w)| w * dm_log(c, &alpha))
+        .map(|((c, &n), w)| w * table.log_prob(c, n))
         .sum();
     let items: f64 = p.weights.iter().sum();
     Prior {
@@ -341,10 +396,11 @@ fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> 
             }
         }
         // E: responsibilities and the likelihood.
+        let tables: Vec<DmTable> = comps.iter().map(|c| DmTable::new(&c.alpha, p)).collect();
         let mut next = 0.0;
         for i in 0..np {
             for (j, comp) in comps.iter().enumerate() {
-                logs[j] = log(comp.weight) + dm_log(&p.counts[i], &comp.alpha);
+                logs[j] = log(comp.weight) + tables[j].log_prob(&p.counts[i], p.totals[i]);
             }
             let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let s: f64 = logs.iter().map(|l| exp(l - top)).sum();
@@ -392,7 +448,7 @@ fn fit_mixture(p: &Patterns, k: usize, c: usize, seed: u64) -> Prior {
 /// BIC's choice. `seed` keys the EM's random starts.
 pub fn fit(table: &VoteTable, components: Components, seed: u64) -> Result<Prior, FitError> {
     let k = table.num_classes();
-    let p = patterns(table);
+    let p = patterns(table, seed);
     check(table, &p)?;
     match components {
         Components::Fixed(c) if (1..=8).contains(&c) => Ok(fit_mixture(&p, k, c, seed)),
@@ -527,7 +583,7 @@ mod tests {
         ];
         let t = table(counts, 3);
         let f = fit(&t, Components::Fixed(1), 1).unwrap();
-        let p = patterns(&t);
+        let p = patterns(&t, 1);
         let ll = |a: &[f64]| -> f64 {
             p.counts
                 .iter()
@@ -590,23 +646,27 @@ mod tests {
         assert!(split[j] > 0.9 && clear[j] < 0.1, "{split:?} {clear:?}");
     }
 
-    /// ψ and ln Γ on libm against statrs (an independent implementation), from tiny shapes to
-    /// large counts.
+    /// The rising sums against statrs' special functions (an independent implementation):
+    /// ψ(a + c) − ψ(a) and ln Γ(a + c) − ln Γ(a), from tiny shapes to large counts; and ln Γ on
+    /// libm (what `dm_log` uses) against statrs'.
     #[test]
-    fn digamma_and_ln_gamma_agree_with_statrs() {
-        for &x in &[
-            1e-8, 1e-3, 0.1, 0.5, 1.0, 2.5, 5.9, 6.0, 10.0, 101.3, 5841.2, 1e6,
-        ] {
-            let (a, b) = (digamma(x), statrs::function::gamma::digamma(x));
-            assert!(
-                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
-                "ψ({x}): {a} vs {b}"
-            );
-            let (a, b) = (ln_gamma(x), statrs::function::gamma::ln_gamma(x));
-            assert!(
-                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
-                "ln Γ({x}): {a} vs {b}"
-            );
+    fn rising_sums_agree_with_statrs() {
+        use statrs::function::gamma::{digamma, ln_gamma as lg};
+        for &a in &[1e-6, 1e-3, 0.1, 0.5, 1.0, 2.5, 10.0, 101.3, 5841.2] {
+            let (psi, lng) = (rising(a, 300, |x| 1.0 / x), rising(a, 300, log));
+            for c in [0usize, 1, 2, 7, 50, 300] {
+                let want = digamma(a + c as f64) - digamma(a);
+                assert!(
+                    (psi[c] - want).abs() <= 1e-10 * want.abs().max(1.0),
+                    "ψ a={a} c={c}"
+                );
+                let want = lg(a + c as f64) - lg(a);
+                assert!(
+                    (lng[c] - want).abs() <= 1e-10 * want.abs().max(1.0),
+                    "ln Γ a={a} c={c}"
+                );
+            }
+            assert!((ln_gamma(a) - lg(a)).abs() <= 1e-12 * lg(a).abs().max(1.0));
         }
     }
 }
