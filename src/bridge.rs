@@ -171,6 +171,17 @@ fn post_load(p: &mut Pool, l: &Load<JsValue>) {
     }
 }
 
+/// Tells the Plan room when a restart of the workers took its extrapolation with it (after the
+/// current borrow of the pool ends).
+fn tell_plan_if_lost(p: &mut Pool) {
+    if p.reqs.take_plan_lost() {
+        let handler = p.handler.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            handler(Answer::PlanStopped);
+        });
+    }
+}
+
 /// Carries out what the bookkeeping asked for.
 fn act(p: &mut Pool, action: Action<JsValue>) {
     match action {
@@ -194,6 +205,7 @@ fn act(p: &mut Pool, action: Action<JsValue>) {
                 p.reqs.reload(&l);
                 post_load(p, &l);
             }
+            tell_plan_if_lost(p);
         }
     }
 }
@@ -260,6 +272,7 @@ pub fn load(format: Format, payload: JsValue, upload: bool) {
                 return;
             }
             p.reqs.restarted();
+            tell_plan_if_lost(p);
         }
         let l = p.reqs.load(format, payload, upload);
         post_load(p, &l);
@@ -275,6 +288,7 @@ pub fn compute(config: annosat_core::curves::CurveConfig) {
                 p.reqs.reload(&l);
                 post_load(p, &l);
             }
+            tell_plan_if_lost(p);
         }
         let (id, parts) = p.reqs.compute(config.repeats);
         for (i, part) in parts.into_iter().enumerate() {

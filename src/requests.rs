@@ -58,6 +58,9 @@ pub enum Answer {
     PlanFailed {
         message: String,
     },
+    /// The workers were replaced (a Stop, new data, a worker that died) while an extrapolation
+    /// ran: it will never be answered.
+    PlanStopped,
     /// A user's file was refused; the page keeps what it showed (the pool has put the last good
     /// dataset back).
     UploadFailed {
@@ -106,6 +109,10 @@ pub struct Requests<P> {
     latest_compute: u64,
     latest_items: u64,
     latest_extrapolate: u64,
+    /// Extrapolations sent to worker 0 and not answered (not counted by [`Requests::busy`]).
+    extrapolating: Vec<u64>,
+    /// An extrapolation was lost when the workers were replaced (the Plan room must be told).
+    plan_lost: bool,
     /// Loads whose answer the page must not see (a restore after a failure).
     quiet: Vec<u64>,
     pending: Option<Load<P>>,
@@ -135,6 +142,8 @@ impl<P: Clone> Requests<P> {
             latest_compute: 0,
             latest_items: 0,
             latest_extrapolate: 0,
+            extrapolating: Vec::new(),
+            plan_lost: false,
             quiet: Vec::new(),
             pending: None,
             good: None,
@@ -158,9 +167,21 @@ impl<P: Clone> Requests<P> {
         id
     }
 
-    /// Whether any worker has work in flight (new heavy work then replaces the pool).
+    /// Whether any worker has target-side work in flight (new heavy work then replaces the pool).
+    /// A running extrapolation does not count: the target side's parts queue behind it on worker
+    /// 0 rather than kill it.
     pub fn busy(&self) -> bool {
-        self.outstanding.iter().any(|&n| n > 0)
+        let plan = self.extrapolating.len();
+        self.outstanding
+            .iter()
+            .enumerate()
+            .any(|(i, &n)| n > if i == 0 { plan } else { 0 })
+    }
+
+    /// Whether an extrapolation was lost to a restart since the last call (then the Plan room is
+    /// told; its request will never be answered).
+    pub fn take_plan_lost(&mut self) -> bool {
+        std::mem::take(&mut self.plan_lost)
     }
 
     /// The last dataset that loaded, if it was a user's upload (its payload, for the model worker).
@@ -171,6 +192,10 @@ impl<P: Clone> Requests<P> {
     /// The workers were replaced: what they had in flight is gone. Returns the dataset to load
     /// into the new ones (the one loading, or else the last good one).
     pub fn restarted(&mut self) -> Option<Load<P>> {
+        if !std::mem::take(&mut self.extrapolating).is_empty() {
+            self.plan_lost = true;
+            self.latest_extrapolate = self.latest_extrapolate.max(self.next_id);
+        }
         self.outstanding = vec![0; self.workers];
         self.loaded.clear();
         self.splits.clear();
@@ -245,6 +270,7 @@ impl<P: Clone> Requests<P> {
     pub fn extrapolate(&mut self) -> u64 {
         let id = self.next_id();
         self.latest_extrapolate = id;
+        self.extrapolating.push(id);
         self.kinds.insert(id, Kind::Extrapolate);
         self.outstanding[0] += 1;
         id
@@ -373,6 +399,7 @@ impl<P: Clone> Requests<P> {
                 ms,
             } => {
                 self.answered(worker);
+                self.extrapolating.retain(|&e| e != id);
                 if id != self.latest_extrapolate {
                     return (None, Action::None);
                 }
@@ -386,6 +413,7 @@ impl<P: Clone> Requests<P> {
             }
             Response::Error { id, message } => {
                 self.answered(worker);
+                self.extrapolating.retain(|&e| e != id);
                 self.error(id, message)
             }
         }

@@ -264,6 +264,7 @@ impl St {
                 .plan
                 .status
                 .set(crate::rooms::plan::state::PlanStatus::Failed(message)),
+            Answer::PlanStopped => self.plan.interrupted(),
             Answer::Loaded {
                 summary,
                 notes,

@@ -82,6 +82,10 @@ impl FirstLayer {
     /// layout), for the rows `x` that `act` was computed from.
     pub fn backward(&self, x: &[f32], act: &Activations, grad_hid: &[f32], g: &mut Gradients) {
         let (mh, rows) = (self.width(), act.rows);
+        assert!(
+            mh > 0,
+            "a first layer needs at least one head and one hidden unit"
+        );
         assert_eq!(grad_hid.len(), rows * mh);
         g.dz.resize(rows * mh, 0.0);
         g.b1.resize(mh, 0.0);

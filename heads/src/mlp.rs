@@ -3,9 +3,9 @@
 //! A sweep trains ~130 heads per (split, model seed) — every trained arm at every N — on the same
 //! input rows. Stacking them makes the first layer one wide matmul, `X · [W1_1 … W1_M]`, and the second
 //! a batched matmul over heads, so both cores stay busy on large GEMMs instead of 130 tiny ones.
-//! The first layer runs outside candle's autograd ([`crate::first_layer`]: candle would also compute
-//! the gradient of the input rows, a third GEMM as large as the forward); the second layer and the
-//! loss are candle's, and hand their gradient at the hidden units to the first layer.
+//! Both layers run outside candle's autograd ([`crate::first_layer`], [`crate::second_layer`]:
+//! candle would also compute the gradient of the input rows, a third GEMM as large as the forward);
+//! the loss is candle's, and hands its gradient at the logits to the second layer.
 //! The heads never interact: the loss is the sum of per-head losses, and AdamW is element-wise, so
 //! each head follows exactly the trajectory it would alone (with the shared minibatch order).
 //!

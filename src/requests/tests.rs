@@ -374,7 +374,8 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
     let mut r = Requests::new(2);
     load_ok(&mut r, "d");
     let (old, new) = (r.extrapolate(), r.extrapolate());
-    assert!(r.busy());
+    // An extrapolation alone does not make the pool busy: target-side work queues behind it.
+    assert!(!r.busy());
     assert_eq!(r.receive(0, answer(old)).0, None);
     let progress = Response::Progress {
         id: new,
@@ -389,7 +390,6 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
         r.receive(0, answer(new)).0,
         Some(Answer::Extrapolated { .. })
     ));
-    assert!(!r.busy());
     let failing = r.extrapolate();
     assert_eq!(
         r.receive(0, error(failing, "no item has two or more votes"))
@@ -399,6 +399,19 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
         })
     );
     let stopped = r.extrapolate();
+    assert!(!r.take_plan_lost());
     let _ = r.cancel();
+    assert!(
+        r.take_plan_lost(),
+        "the Plan room is told its work was lost"
+    );
+    assert!(!r.take_plan_lost(), "once");
     assert_eq!(r.receive(0, answer(stopped)).0, None);
+    // Target-side work replacing the pool (a load while a computation runs) loses it too.
+    let lost = r.extrapolate();
+    r.compute(2);
+    assert!(r.busy());
+    let _ = r.restarted();
+    assert!(r.take_plan_lost());
+    assert_eq!(r.receive(0, answer(lost)).0, None);
 }

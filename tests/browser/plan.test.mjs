@@ -98,3 +98,31 @@ test('a file where no item has two votes: the room says why, the target side kee
   assert.equal(await page.locator('#status').textContent(), target, 'the target side keeps its message');
   assert.deepEqual(page.errors, []);
 });
+
+test('target-side work started during an extrapolation queues behind it; a target Stop tells the room', async () => {
+  const page = await openApp(ctx, server.url, '?room=plan');
+  // A new seed while extrapolating: both finish, neither is left waiting.
+  await page.click('#plan-run');
+  await page.locator('#plan-status[data-state="busy"]').waitFor();
+  await page.fill('#seed', '9');
+  await page.press('#seed', 'Enter');
+  await page.locator('#plan-status[data-state="idle"]').waitFor({ timeout: 120_000 });
+  await idle(page);
+  assert.match(await page.locator('#plan-status').textContent(), /seed 42/, 'the result says the seed it was computed with');
+  // Target-side work stopped while an extrapolation runs: the workers are replaced, and the room
+  // says its work went with them instead of waiting for ever. (1,000 votes per item: seconds of
+  // work, so the Stop lands while it runs.)
+  await page.fill('#plan-votes', '1000');
+  await page.press('#plan-votes', 'Enter');
+  await page.click('#plan-run');
+  await page.locator('#plan-status[data-state="busy"]').waitFor();
+  await page.fill('#seed', '11');
+  await page.press('#seed', 'Enter');
+  await page.click('#tab-target');
+  await page.locator('#status[data-state="busy"]').waitFor();
+  await page.click('#stop');
+  await page.click('#tab-plan');
+  await page.locator('#plan-status[data-state="error"]').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('#plan-status').textContent(), /workers were restarted/);
+  assert.deepEqual(page.errors, []);
+});

@@ -38,6 +38,17 @@ pub fn run(a: Args) -> Result<()> {
     }
     let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
     let c = alpha_curve(&table, &a.n, a.repeats, a.seed);
+    let dropped: Vec<u32> =
+        a.n.iter()
+            .copied()
+            .filter(|n| !c.grid.contains(n))
+            .collect();
+    if !dropped.is_empty() {
+        eprintln!(
+            "note: α needs at least 2 votes and at most the most an item has ({}): skipped N = {dropped:?}",
+            table.max_total()
+        );
+    }
     match c.full {
         Some(v) => eprintln!("Krippendorff's α (nominal) of all votes: {v:.4}"),
         None => eprintln!("Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class)"),

@@ -58,13 +58,15 @@ fn simulate(fit: &Prior, n: u32, rng: &mut rand_chacha::ChaCha8Rng, out: &mut [u
     super::multinomial_draw(&theta, n, rng, out);
 }
 
-/// The agreement table of `table` against `fit`.
+/// The agreement table of `table` against `fit`, over the items the prior was fitted on
+/// ([`super::prior::fit_rows`]: all, or a seeded sample of 5,000).
 pub fn fit_check(table: &VoteTable, fit: &Prior, seed: u64) -> FitCheck {
     let nb = AGREEMENT_BINS.len();
     let (mut observed, mut expected) = (vec![0.0f64; nb], vec![0.0f64; nb]);
     let mut sim = vec![0u32; table.num_classes()];
     let mut items = 0u32;
-    for i in 0..table.num_items() {
+    for i in super::prior::fit_rows(table, seed) {
+        let i = i as usize;
         let n = table.total(i);
         if n < 2 {
             continue;
@@ -141,6 +143,9 @@ pub fn trust_check(
         VoteTable::new(from.classes().to_vec(), ids, counts)
     };
     let dense = cut(table, r, 0);
+    if dense.num_items() == 0 {
+        return Err(ExtrapolateError::NoDenseItems(r));
+    }
     let actual = curves::compute(&dense, &cfg.curves)?;
     let total = ms.len() * cfg.curves.repeats as usize;
     let mut rows = Vec::new();

@@ -2,9 +2,11 @@
 //! `reference_votes` votes, estimated from fewer.
 //!
 //! With M votes per item, [`crate::curves`] compares p_N with p_M, so every curve reaches its end at
-//! N = M by construction: five votes per item say nothing about N = 20. Here a Dirichlet prior over
-//! the items' true distributions is fitted to all items at once ([`prior::fit`], empirical Bayes),
-//! and each item's posterior, Dirichlet(α + c_i), supplies plausible true distributions θ_i. One
+//! N = M by construction: five votes per item say nothing about N = 20. Here a prior over
+//! the items' true distributions — one Dirichlet, or a mixture where items come in kinds — is
+//! fitted to the items at once ([`prior::fit`], empirical Bayes; a seeded sample of 5,000 when
+//! there are more), and each item's posterior, Dirichlet(α + c_i) of its component, supplies
+//! plausible true distributions θ_i. One
 //! *posterior draw* is a whole table: θ_i for every item, then `reference_votes` votes per item from
 //! θ_i (a multinomial draw). The ordinary curves of that table — N votes without replacement, compared
 //! with its own p_M' — are what `annosat curves` would print on real data with M' votes per item,
@@ -12,8 +14,8 @@
 //! to draw r·draws/repeats), so the intervals hold both how uncertain the items' true distributions
 //! are and how much N annotators vary.
 //!
-//! What it assumes, and what [`check::fit_check`] shows the user: that one Dirichlet describes how
-//! items differ. [`check`] also measures how far the extrapolation can be trusted on data that have
+//! What it assumes, and what [`check::fit_check`] shows the user: that the fitted prior describes
+//! how items differ. [`check`] also measures how far the extrapolation can be trusted on data that have
 //! more votes than the user's: subsample them, extrapolate, compare with what they really give.
 
 pub mod check;
@@ -43,6 +45,8 @@ pub enum ReferenceVotes {
 
 /// The grid of the truth mode when none is given.
 pub const TRUTH_GRID_MAX: u32 = 100;
+/// Largest N the truth mode draws (it draws every vote up to the largest N for every item).
+pub const TRUTH_N_MAX: u32 = 10_000;
 
 /// Settings of one extrapolation (the app sends them to its worker as JSON).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -75,6 +79,10 @@ pub enum ExtrapolateError {
     HeldOut,
     #[error("the check compares with real votes, so it needs a finite --reference-votes")]
     CheckNeedsVotes,
+    #[error("no item has {0} votes, so there is nothing to check the extrapolation against; use a --reference-votes that some items reach")]
+    NoDenseItems(u32),
+    #[error("with --reference-votes inf, N can be at most {max} (got {n})")]
+    TruthTooLarge { n: u32, max: u32 },
 }
 
 /// The fitted prior, how well it fits, and the extrapolated curves.
@@ -190,7 +198,10 @@ pub fn extrapolate(
         return Err(ExtrapolateError::HeldOut);
     }
     let repeats = cfg.curves.repeats;
-    if cfg.draws == 0 || cfg.draws > repeats.max(1) {
+    if repeats == 0 {
+        return Err(CurveError::NoRepeats.into());
+    }
+    if cfg.draws == 0 || cfg.draws > repeats {
         return Err(ExtrapolateError::Draws {
             draws: cfg.draws,
             repeats,
@@ -202,7 +213,8 @@ pub fn extrapolate(
     let total = repeats as usize;
     let k = table.num_classes();
     for s in 0..cfg.draws {
-        let range = s * repeats / cfg.draws..(s + 1) * repeats / cfg.draws;
+        let cut = |s: u32| (s as u64 * repeats as u64 / cfg.draws as u64) as u32;
+        let range = cut(s)..cut(s + 1);
         let start = range.start as usize;
         let part = match cfg.reference_votes {
             ReferenceVotes::Votes(m) => {
@@ -221,6 +233,12 @@ pub fn extrapolate(
                 grid.dedup();
                 if grid.first() == Some(&0) {
                     return Err(CurveError::ZeroN.into());
+                }
+                if let Some(&n) = grid.last().filter(|&&n| n > TRUTH_N_MAX) {
+                    return Err(ExtrapolateError::TruthTooLarge {
+                        n,
+                        max: TRUTH_N_MAX,
+                    });
                 }
                 let alpha = cfg.curves.alpha.unwrap_or(1.0 / k as f64);
                 if !(alpha.is_finite() && alpha > 0.0) {

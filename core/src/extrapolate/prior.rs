@@ -159,7 +159,9 @@ impl DmTable {
 pub const MAX_FIT_ITEMS: usize = 5_000;
 const PURPOSE_FIT_SAMPLE: u64 = 0xE_5;
 
-fn patterns(table: &VoteTable, seed: u64) -> Patterns {
+/// The items the prior is fitted on (and the fit check looks at): those with votes, or a seeded
+/// sample of [`MAX_FIT_ITEMS`] of them.
+pub fn fit_rows(table: &VoteTable, seed: u64) -> Vec<u32> {
     let mut rows: Vec<u32> = (0..table.num_items() as u32)
         .filter(|&i| table.total(i as usize) > 0)
         .collect();
@@ -168,6 +170,11 @@ fn patterns(table: &VoteTable, seed: u64) -> Patterns {
         sample::partial_shuffle(&mut rows, MAX_FIT_ITEMS, &mut rng);
         rows.truncate(MAX_FIT_ITEMS);
     }
+    rows
+}
+
+fn patterns(table: &VoteTable, seed: u64) -> Patterns {
+    let rows = fit_rows(table, seed);
     let mut seen: HashMap<&[u32], f64> = HashMap::new();
     for &i in &rows {
         *seen.entry(table.counts(i as usize)).or_default() += 1.0;
@@ -241,12 +248,14 @@ fn bic(ll: f64, c: usize, k: usize, items: f64) -> f64 {
     -2.0 * ll + (c * k + c - 1) as f64 * log(items)
 }
 
-fn check(table: &VoteTable, p: &Patterns) -> Result<(), FitError> {
-    if !p.totals.iter().any(|&n| n >= 2) {
+/// What the whole table (not only the fitted sample) must have: an item with two votes, and a
+/// vote for every class. A class the sample happens to miss is harmless (its α stays tiny).
+fn check(table: &VoteTable) -> Result<(), FitError> {
+    if !(0..table.num_items()).any(|i| table.total(i) >= 2) {
         return Err(FitError::TooFewVotes);
     }
     for kk in 0..table.num_classes() {
-        if p.counts.iter().all(|c| c[kk] == 0) {
+        if (0..table.num_items()).all(|i| table.counts(i)[kk] == 0) {
             return Err(FitError::EmptyClass(table.classes()[kk].clone()));
         }
     }
@@ -448,8 +457,8 @@ fn fit_mixture(p: &Patterns, k: usize, c: usize, seed: u64) -> Prior {
 /// BIC's choice. `seed` keys the EM's random starts.
 pub fn fit(table: &VoteTable, components: Components, seed: u64) -> Result<Prior, FitError> {
     let k = table.num_classes();
+    check(table)?;
     let p = patterns(table, seed);
-    check(table, &p)?;
     match components {
         Components::Fixed(c) if (1..=8).contains(&c) => Ok(fit_mixture(&p, k, c, seed)),
         Components::Fixed(c) => Err(FitError::BadComponents(c)),

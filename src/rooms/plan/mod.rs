@@ -18,7 +18,7 @@ pub fn PlanRoom() -> impl IntoView {
     view! {
         <section class="card plan-intro">
             <h2>"Beyond the votes you have"</h2>
-            <p>"With M votes per item the target-side curves end at N = M by construction. Here a prior over the items' true label distributions is fitted to all items (one Dirichlet, or a mixture where items come in kinds; maximum marginal likelihood), and the curves are computed on tables drawn from each item's posterior — what the data would give with more votes per item. The fit check below says how well the prior describes these items; "
+            <p>"With M votes per item the target-side curves end at N = M by construction. Here a prior over the items' true label distributions is fitted to the items (one Dirichlet, or a mixture where items come in kinds; maximum marginal likelihood, on a sample of 5,000 items when there are more), and the curves are computed on tables drawn from each item's posterior — what the data would give with more votes per item. The fit check below says how well the prior describes these items; "
             <code>"annosat extrapolate --check"</code>" measures the error on data that have the votes (README)."</p>
         </section>
         <Controls />
@@ -58,7 +58,8 @@ fn Controls() -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <button id="plan-run" on:click=run prop:disabled=move || st.summary.get().is_none()>"Extrapolate"</button>
+            <button id="plan-run" on:click=run
+                prop:disabled=move || st.summary.get().is_none() || matches!(plan.status.get(), PlanStatus::Busy { .. })>"Extrapolate"</button>
         </section>
     }
 }
@@ -74,7 +75,7 @@ fn PlanStatusLine() -> impl IntoView {
                 "Computed in {:.1} s in one worker: {REPEATS} repeats over {} posterior draws, seed {}.",
                 r.ms / 1000.0,
                 state::DRAWS,
-                st.seed.get()
+                r.seed
             );
             view! { <p class="status" id="plan-status" data-state="idle">{text}</p> }.into_any()
         }),
@@ -109,7 +110,7 @@ fn PlanStatusLine() -> impl IntoView {
             )
         }
         PlanStatus::Stopped => Some(
-            view! { <p class="status" id="plan-status" data-state="stopped">"Stopped; nothing was extrapolated."</p> }
+            view! { <p class="status" id="plan-status" data-state="stopped">"Stopped; nothing new was extrapolated."</p> }
                 .into_any(),
         ),
         PlanStatus::Failed(e) => Some(

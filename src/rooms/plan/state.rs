@@ -22,6 +22,8 @@ pub struct PlanResult {
     pub ms: f64,
     /// M' (None: the true distributions).
     pub votes: Option<u32>,
+    /// The seed it was computed with (the page's may have changed since).
+    pub seed: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,8 +43,8 @@ pub struct PlanSt {
     pub components: RwSignal<u32>,
     pub status: RwSignal<PlanStatus>,
     pub result: RwSignal<Option<Arc<PlanResult>>>,
-    /// M' of the request in flight (what the answer will be for).
-    asked: RwSignal<Option<u32>>,
+    /// M' and seed of the request in flight (what the answer will be for).
+    asked: RwSignal<Option<(u32, u64)>>,
 }
 
 impl PlanSt {
@@ -85,7 +87,7 @@ impl PlanSt {
 
     pub fn start(&self, repeats: u32, seed: u64) {
         let votes = self.votes.get_untracked();
-        self.asked.set(Some(votes));
+        self.asked.set(Some((votes, seed)));
         self.status.set(PlanStatus::Busy {
             done: 0.0,
             since: crate::state::now_ms(),
@@ -102,15 +104,25 @@ impl PlanSt {
     }
 
     pub fn finished(&self, prior: Prior, check: FitCheck, curves: Curves, ms: f64) {
-        let votes = self.asked.get_untracked().filter(|&v| v > 0);
+        let (votes, seed) = self.asked.get_untracked().unwrap_or((0, 0));
         self.result.set(Some(Arc::new(PlanResult {
             prior,
             check,
             curves,
             ms,
-            votes,
+            votes: (votes > 0).then_some(votes),
+            seed,
         })));
         self.status.set(PlanStatus::Idle);
+    }
+
+    /// The workers were replaced while this room's work ran (its own Stop sets Stopped first).
+    pub fn interrupted(&self) {
+        if matches!(self.status.get_untracked(), PlanStatus::Busy { .. }) {
+            self.status.set(PlanStatus::Failed(
+                "The extrapolation was stopped: the workers were restarted for other work (a Stop, new data, or a worker that failed). Press Extrapolate again.".into(),
+            ));
+        }
     }
 
     /// New data: what was extrapolated belonged to the old.
