@@ -11,7 +11,7 @@
 //! package `krippendorff` computes the same from the same value counts; tests/reference/
 //! krippendorff_reference.py and trainer/tests/agree.rs compare the two.
 
-use crate::curves::{quantile, CurvePoint};
+use crate::curves::CurvePoint;
 use crate::sample;
 use crate::votes::VoteTable;
 
@@ -70,34 +70,12 @@ pub struct AlphaCurve {
 impl AlphaCurve {
     pub fn point_at(&self, g: usize) -> CurvePoint {
         let r = self.repeats as usize;
-        let mut v: Vec<f64> = self.values[g * r..(g + 1) * r]
+        let v = self.values[g * r..(g + 1) * r]
             .iter()
             .copied()
             .filter(|x| !x.is_nan())
             .collect();
-        let n = self.grid[g];
-        if v.is_empty() {
-            return CurvePoint {
-                n,
-                mean: None,
-                lo: None,
-                hi: None,
-                sd: None,
-            };
-        }
-        v.sort_by(f64::total_cmp);
-        let mean = v.iter().sum::<f64>() / v.len() as f64;
-        let sd = (v.len() > 1).then(|| {
-            let ss: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
-            libm::sqrt(ss / (v.len() - 1) as f64)
-        });
-        CurvePoint {
-            n,
-            mean: Some(mean),
-            lo: Some(quantile(&v, 0.025)),
-            hi: Some(quantile(&v, 0.975)),
-            sd,
-        }
+        CurvePoint::of_repeats(self.grid[g], v)
     }
 }
 

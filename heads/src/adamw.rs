@@ -95,7 +95,7 @@ impl Step {
         // Element-wise, so chunking never changes a bit. wasm32-unknown-unknown has no threads.
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = crate::matmul::threads();
             let chunk = theta.len().div_ceil(threads).max(1 << 14);
             if chunk >= theta.len() {
                 return self.serial(theta, m, v, g);

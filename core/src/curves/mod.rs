@@ -137,6 +137,35 @@ pub struct CurvePoint {
     pub sd: Option<f64>,
 }
 
+impl CurvePoint {
+    /// The summary of one N's defined per-repeat values: mean, 2.5th–97.5th percentiles, sample
+    /// standard deviation (shared by the curves and the agreement curve).
+    pub(crate) fn of_repeats(n: u32, mut v: Vec<f64>) -> CurvePoint {
+        if v.is_empty() {
+            return CurvePoint {
+                n,
+                mean: None,
+                lo: None,
+                hi: None,
+                sd: None,
+            };
+        }
+        v.sort_by(f64::total_cmp);
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let sd = (v.len() > 1).then(|| {
+            let ss: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
+            libm::sqrt(ss / (v.len() - 1) as f64)
+        });
+        CurvePoint {
+            n,
+            mean: Some(mean),
+            lo: Some(quantile(&v, 0.025)),
+            hi: Some(quantile(&v, 0.975)),
+            sd,
+        }
+    }
+}
+
 /// The result: per metric, per grid N, per repeat values, plus summaries.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Curves {
@@ -217,30 +246,7 @@ impl Curves {
 
     /// Mean and 95% interval of `metric` at grid index `g`.
     pub fn point_at(&self, metric: Metric, g: usize) -> CurvePoint {
-        let mut v = self.repeat_values(metric, g);
-        let n = self.grid[g];
-        if v.is_empty() {
-            return CurvePoint {
-                n,
-                mean: None,
-                lo: None,
-                hi: None,
-                sd: None,
-            };
-        }
-        v.sort_by(f64::total_cmp);
-        let mean = v.iter().sum::<f64>() / v.len() as f64;
-        let sd = (v.len() > 1).then(|| {
-            let ss: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
-            libm::sqrt(ss / (v.len() - 1) as f64)
-        });
-        CurvePoint {
-            n,
-            mean: Some(mean),
-            lo: Some(quantile(&v, 0.025)),
-            hi: Some(quantile(&v, 0.975)),
-            sd,
-        }
+        CurvePoint::of_repeats(self.grid[g], self.repeat_values(metric, g))
     }
 
     /// Joins parts computed by [`compute_repeats`] over contiguous ranges into one result.

@@ -260,5 +260,16 @@ pub fn extrapolate(
     Ok(Extrapolation { fit, check, curves })
 }
 
+/// A table of `k` classes from row-major counts (items i0, i1, …; classes c0, c1, …), for tests.
+#[cfg(test)]
+pub(crate) fn test_table(counts: Vec<u32>, k: usize) -> VoteTable {
+    let n = counts.len() / k;
+    VoteTable::new(
+        (0..k).map(|c| format!("c{c}")).collect(),
+        (0..n).map(|i| format!("i{i}")).collect(),
+        counts,
+    )
+}
+
 #[cfg(test)]
 mod tests;

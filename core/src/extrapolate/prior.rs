@@ -539,14 +539,7 @@ mod tests {
     use crate::sample;
     use rand_distr::{Distribution, Gamma};
 
-    fn table(counts: Vec<u32>, k: usize) -> VoteTable {
-        let n = counts.len() / k;
-        VoteTable::new(
-            (0..k).map(|c| format!("c{c}")).collect(),
-            (0..n).map(|i| format!("i{i}")).collect(),
-            counts,
-        )
-    }
+    use crate::extrapolate::test_table as table;
 
     /// Data drawn from a known prior give it back (2,000 items × 10 votes, α = (0.6, 1.2, 2.4)).
     #[test]

@@ -3,14 +3,7 @@ use crate::curves::Metric;
 use crate::synth::{generate, SynthConfig};
 use rand_distr::Distribution;
 
-fn table(counts: Vec<u32>, k: usize) -> VoteTable {
-    let n = counts.len() / k;
-    VoteTable::new(
-        (0..k).map(|c| format!("c{c}")).collect(),
-        (0..n).map(|i| format!("i{i}")).collect(),
-        counts,
-    )
-}
+use super::test_table as table;
 
 fn config(reference_votes: u32, grid: Vec<u32>) -> ExtrapolateConfig {
     ExtrapolateConfig {
