@@ -7,7 +7,8 @@
 #                            breaks wasm-bindgen's tables), trunk and wasm-bindgen-cli pinned to
 #                            Cargo.lock
 #   scripts/setup.sh         everything the tests need as well: Debian chromium + chromium-driver,
-#                            fonts, python3 numpy + scipy + krippendorff (the independent references), and the node
+#                            fonts, python3 numpy + scipy + krippendorff + crowd-kit (the independent
+#                            references; crowd-kit without its text/learning dependencies), and the node
 #                            packages of tests/browser (playwright-core; it drives Debian's chromium,
 #                            never a downloaded one). The downloads run while trunk compiles.
 #
@@ -42,12 +43,21 @@ apt_install() {
 }
 
 # The test-only downloads (network-bound) run in the background while the tools compile.
+pip_install() {
+  python3 -m pip install -q "$@" >&2 || python3 -m pip install -q --break-system-packages "$@" >&2
+}
 test_deps() {
   apt_install chromium chromium-driver fonts-dejavu-core ca-certificates curl
   if ! python3 -c 'import numpy, scipy, krippendorff' 2>/dev/null; then
     log "pip install numpy scipy krippendorff"
-    python3 -m pip install -q numpy scipy krippendorff==0.9.0 >&2 ||
-      python3 -m pip install -q --break-system-packages numpy scipy krippendorff==0.9.0 >&2
+    pip_install numpy scipy krippendorff==0.9.0
+  fi
+  # crowd-kit's aggregation needs pandas, attrs, scikit-learn, tqdm and nltk; its declared
+  # transformers/pyarrow dependencies serve other modules, so it goes in with --no-deps.
+  if ! python3 -c 'from crowdkit.aggregation import DawidSkene' 2>/dev/null; then
+    log "pip install crowd-kit (and the packages its aggregation imports)"
+    pip_install pandas attrs scikit-learn tqdm nltk
+    pip_install --no-deps crowd-kit==1.4.2
   fi
   if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
     log "npm ci (tests/browser: playwright-core)"

@@ -9,7 +9,8 @@
 //! - [`sample`]: seeded, portable subsampling without replacement and held-out annotator splits.
 //! - [`metrics`]: distribution metrics (entropy, KL, JS distance), correlations, calibration.
 //! - [`curves`]: target-side saturation curves and "x% of the improvement by N" points.
-//! - [`agreement`]: Krippendorff's α of the votes, on all of them and on N-vote subsamples.
+//! - [`agreement`]: Krippendorff's α (nominal, ordinal, interval) and Dawid–Skene / majority-vote
+//!   aggregation, on all votes and on N-vote subsamples.
 //! - [`extrapolate`]: the curves beyond the votes there are, from a Dirichlet prior fitted to the
 //!   items (empirical Bayes), with a fit check and a validation on data that have the votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.

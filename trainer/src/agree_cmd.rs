@@ -1,20 +1,31 @@
-//! `annosat agree`: Krippendorff's α (nominal) of the votes, on all of them and on N-vote
-//! subsamples (annosat_core::agreement), as CSV or JSON.
+//! `annosat agree`: Krippendorff's α of the votes (nominal, ordinal or interval), on all of them and
+//! on N-vote subsamples, and how often majority vote and Dawid–Skene label an item from N votes as
+//! they do from all (annosat_core::agreement), as CSV or JSON.
 
 use crate::curves_cmd::Format;
-use annosat_core::agreement::alpha_curve;
-use anyhow::{bail, Result};
+use annosat_core::agreement::{aggregation_curve, alpha_curve, DsConfig, Level};
+use annosat_core::{CurvePoint, VoteTable};
+use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+#[derive(Clone, Copy, ValueEnum)]
+pub enum LevelArg {
+    Nominal,
+    Ordinal,
+    Interval,
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
+    /// Dawid–Skene needs the long form (annotator ids).
     #[arg(long)]
     votes: PathBuf,
-    /// Annotator budgets N (at least 2), comma-separated. Default: every N from 2 to the most votes
-    /// an item has.
+    /// Annotator budgets N, comma-separated. Default: every N from 1 to the most votes an item
+    /// has (α from 2: one vote has no pair).
     #[arg(long, value_delimiter = ',')]
     n: Vec<u32>,
     /// Random subsamples per N; the interval is the 2.5–97.5th percentile over repeats.
@@ -23,8 +34,23 @@ pub struct Args {
     /// Seed for every random draw.
     #[arg(long, default_value_t = 42)]
     seed: u64,
-    /// Output: csv prints `n,metric,mean,lo,hi` (metric `krippendorff_alpha`); json adds the α of
-    /// all votes, items per N and standard deviations.
+    /// α's level of measurement: nominal (classes unordered), ordinal (ranked, in --order) or
+    /// interval (the class names are numbers).
+    #[arg(long, value_enum, default_value = "nominal")]
+    level: LevelArg,
+    /// Ordinal: the class names from lowest to highest, comma-separated. Default: the file's class
+    /// order (numeric when every class is a number, else alphabetical).
+    #[arg(long, value_delimiter = ',')]
+    order: Vec<String>,
+    /// Dawid–Skene's EM: at most this many rounds …
+    #[arg(long, default_value_t = 100)]
+    max_iter: u32,
+    /// … stopping when the evidence lower bound per vote rose by less than this.
+    #[arg(long, default_value_t = 1e-5)]
+    tol: f64,
+    /// Output: csv prints `n,metric,mean,lo,hi` (metrics `krippendorff_alpha`, `majority_match`,
+    /// `dawid_skene_match`); json adds α of all votes, items per N, standard deviations and
+    /// Dawid–Skene's convergence.
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
     /// Drop items with zero votes instead of failing on them.
@@ -32,58 +58,121 @@ pub struct Args {
     skip_empty_items: bool,
 }
 
+/// The level the flags ask for, on `table`'s classes.
+pub fn level_of(table: &VoteTable, level: LevelArg, order: &[String]) -> Result<Level> {
+    let classes = table.classes();
+    if !order.is_empty() && !matches!(level, LevelArg::Ordinal) {
+        bail!("--order is for --level ordinal");
+    }
+    Ok(match level {
+        LevelArg::Nominal => Level::Nominal,
+        LevelArg::Interval => Level::Interval {
+            values: classes
+                .iter()
+                .map(|c| {
+                    c.trim().parse::<f64>().ok().filter(|v| v.is_finite()).with_context(|| {
+                        format!("interval α needs numeric classes; {c:?} is not a number (ordinal α ranks named classes: --level ordinal --order …)")
+                    })
+                })
+                .collect::<Result<_>>()?,
+        },
+        LevelArg::Ordinal if order.is_empty() => Level::Ordinal {
+            order: (0..classes.len()).collect(),
+        },
+        LevelArg::Ordinal => {
+            let mut idx = Vec::new();
+            for name in order {
+                let Some(i) = classes.iter().position(|c| c == name.trim()) else {
+                    bail!("--order names {name:?}, which is not a class; the classes are {classes:?}");
+                };
+                if idx.contains(&i) {
+                    bail!("--order names {name:?} twice");
+                }
+                idx.push(i);
+            }
+            if idx.len() != classes.len() {
+                bail!("--order must name every class once; the classes are {classes:?}");
+            }
+            Level::Ordinal { order: idx }
+        }
+    })
+}
+
 pub fn run(a: Args) -> Result<()> {
     if a.repeats == 0 {
         bail!("--repeats must be at least 1");
     }
+    if a.max_iter == 0 {
+        bail!("--max-iter must be at least 1");
+    }
     let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
-    let c = alpha_curve(&table, &a.n, a.repeats, a.seed);
+    let level = level_of(&table, a.level, &a.order)?;
+    let alpha = alpha_curve(&table, &level, &a.n, a.repeats, a.seed);
+    let ds = DsConfig {
+        max_iter: a.max_iter,
+        tol: a.tol,
+    };
+    let agg = aggregation_curve(&table, &a.n, a.repeats, a.seed, Some(&ds), &mut |_, _| {});
     let dropped: Vec<u32> =
         a.n.iter()
             .copied()
-            .filter(|n| !c.grid.contains(n))
+            .filter(|n| !agg.grid.contains(n))
             .collect();
     if !dropped.is_empty() {
         eprintln!(
-            "note: α needs at least 2 votes and at most the most an item has ({}): skipped N = {dropped:?}",
+            "note: no item has more than {} votes: skipped N = {dropped:?}",
             table.max_total()
         );
     }
-    match c.full {
-        Some(v) => eprintln!("Krippendorff's α (nominal) of all votes: {v:.4}"),
+    let name = level.name();
+    match alpha.full {
+        Some(v) => eprintln!("Krippendorff's α ({name}) of all votes: {v:.4}"),
         None => eprintln!("Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class)"),
     }
-    if c.grid.is_empty() {
+    match &agg.dawid_skene {
+        Some(d) => eprintln!(
+            "Dawid–Skene on all votes: {} EM rounds, {}; on the subsamples {} of {} fits stopped at --max-iter {}",
+            d.full_iterations,
+            if d.full_converged { "converged" } else { "stopped at --max-iter before converging" },
+            d.unconverged,
+            d.runs,
+            a.max_iter
+        ),
+        None => eprintln!("note: no annotator ids in {} (wide counts): Dawid–Skene needs the long form item_id,annotator_id,label; majority vote only", a.votes.display()),
+    }
+    if agg.grid.is_empty() {
         bail!(
-            "no N from 2 to the most votes an item has ({}) was asked for: α needs pairs of votes",
+            "none of the N asked for is between 1 and the most votes an item has ({})",
             table.max_total()
         );
     }
-    let pts: Vec<_> = (0..c.grid.len()).map(|g| c.point_at(g)).collect();
+    // Rows in N order, then α, majority vote, Dawid–Skene.
+    let mut rows: Vec<(u32, &str, CurvePoint)> = Vec::new();
+    for (g, &n) in agg.grid.iter().enumerate() {
+        if let Some(ga) = alpha.grid.iter().position(|&x| x == n) {
+            rows.push((n, "krippendorff_alpha", alpha.point_at(ga)));
+        }
+        for (m, method) in agg.methods.iter().enumerate() {
+            rows.push((n, method.metric_name(), agg.point_at(m, g)));
+        }
+    }
     let out = match a.format {
         Format::Csv => {
             let f = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
             let mut s = String::from("n,metric,mean,lo,hi\n");
-            for p in &pts {
-                writeln!(
-                    s,
-                    "{},krippendorff_alpha,{},{},{}",
-                    p.n,
-                    f(p.mean),
-                    f(p.lo),
-                    f(p.hi)
-                )?;
+            for (n, m, p) in &rows {
+                writeln!(s, "{n},{m},{},{},{}", f(p.mean), f(p.lo), f(p.hi))?;
             }
             s
         }
         Format::Json => {
-            let points: Vec<_> = pts
+            let points: Vec<_> = rows
                 .iter()
-                .map(|p| json!({"n": p.n, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd}))
+                .map(|(n, m, p)| json!({"n": n, "metric": m, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd}))
                 .collect();
             serde_json::to_string_pretty(&json!({
-                "metric": "krippendorff_alpha", "level": "nominal", "full": c.full,
-                "grid": c.grid, "repeats": c.repeats, "seed": a.seed, "items": c.items, "points": points,
+                "level": name, "full": alpha.full, "grid": agg.grid, "repeats": a.repeats,
+                "seed": a.seed, "items": agg.items, "dawid_skene": agg.dawid_skene, "points": points,
             }))? + "\n"
         }
     };

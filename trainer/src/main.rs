@@ -6,6 +6,7 @@
 //! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets
 //! (feature `models`, on by default: the only part that needs candle).
 
+mod aggregate_cmd;
 mod agree_cmd;
 mod bundle_cmd;
 mod curves_cmd;
@@ -56,8 +57,11 @@ struct Cli {
 enum Command {
     /// Target-side saturation curves: how close p_N (N subsampled votes) gets to the full distribution.
     Curves(curves_cmd::Args),
-    /// Krippendorff's α (nominal) of the votes, on all of them and on N-vote subsamples.
+    /// Agreement vs N: Krippendorff's α (nominal, ordinal, interval) of all votes and of N-vote
+    /// subsamples, and how often majority vote and Dawid–Skene keep their full-data label at N.
     Agree(agree_cmd::Args),
+    /// Each item's aggregate label and class probabilities: majority vote or Dawid–Skene.
+    Aggregate(aggregate_cmd::Args),
     /// The curves `curves` would print if every item had M votes, from fewer (a Dirichlet prior
     /// fitted to the items); --check says how far that can be trusted.
     Extrapolate(extrapolate_cmd::Args),
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
         Command::Curves(a) => curves_cmd::run(a),
         Command::Extrapolate(a) => extrapolate_cmd::run(a),
         Command::Agree(a) => agree_cmd::run(a),
+        Command::Aggregate(a) => aggregate_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]

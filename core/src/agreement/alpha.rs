@@ -1,15 +1,17 @@
-//! Agreement between annotators as N grows: Krippendorff's α (nominal) of the items' votes, on the
-//! full data and on N-vote subsamples (`annosat agree`).
+//! Krippendorff's α of the items' votes, on the full data and on N-vote subsamples
+//! (`annosat agree`).
 //!
 //! From each item's class counts alone (no annotator ids needed): with n_uc votes of class c on
 //! item u (n_u votes in all), the coincidences are o_ck = Σ_u (n_uc·n_uk − [c = k]·n_uc) / (n_u − 1)
 //! over items with at least two votes, n_c = Σ_k o_ck, n = Σ_c n_c, and
 //!
-//!   α = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k
+//!   α = 1 − (n − 1) · Σ_{c,k} o_ck·δ²_ck / Σ_{c,k} n_c·n_k·δ²_ck
 //!
-//! (Krippendorff 2011, "Computing Krippendorff's alpha-reliability", nominal metric). The PyPI
-//! package `krippendorff` computes the same from the same value counts; tests/reference/
-//! krippendorff_reference.py and trainer/tests/agree.rs compare the two.
+//! with the level's difference δ²: nominal [c ≠ k]; ordinal (Σ_{g from c to k} n_g − (n_c + n_k)/2)²
+//! over the classes in their order; interval (v_c − v_k)² of the classes' numeric values
+//! (Krippendorff 2011, "Computing Krippendorff's alpha-reliability"). The PyPI package
+//! `krippendorff` computes the same from the same value counts; tests/reference/
+//! krippendorff_reference.py and trainer/tests/agree.rs compare the two at every level.
 
 use crate::curves::CurvePoint;
 use crate::sample;
@@ -17,9 +19,53 @@ use crate::votes::VoteTable;
 
 const PURPOSE_AGREE: u64 = 0xA_9;
 
+/// Which differences between classes count as disagreement, and how much.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Level {
+    /// Any two different classes disagree equally.
+    Nominal,
+    /// Classes are ranks: `order` lists the class indices from lowest to highest; a difference
+    /// counts by how many votes lie between the two ranks.
+    Ordinal { order: Vec<usize> },
+    /// Classes are numbers (`values[c]` of class c); a difference counts by its square.
+    Interval { values: Vec<f64> },
+}
+
+impl Level {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Level::Nominal => "nominal",
+            Level::Ordinal { .. } => "ordinal",
+            Level::Interval { .. } => "interval",
+        }
+    }
+
+    /// δ²_ck for every pair, from the coincidence marginals `nc` (used by ordinal).
+    fn distances(&self, nc: &[f64]) -> Vec<f64> {
+        let k = nc.len();
+        let mut d = vec![0.0; k * k];
+        for c in 0..k {
+            for kk in 0..k {
+                d[c * k + kk] = match self {
+                    Level::Nominal => (c != kk) as u8 as f64,
+                    Level::Interval { values } => (values[c] - values[kk]).powi(2),
+                    Level::Ordinal { order } => {
+                        let pos = |x: usize| order.iter().position(|&o| o == x).unwrap();
+                        let (a, b) = (pos(c).min(pos(kk)), pos(c).max(pos(kk)));
+                        let between: f64 = order[a..=b].iter().map(|&g| nc[g]).sum();
+                        (between - (nc[c] + nc[kk]) / 2.0).powi(2)
+                    }
+                };
+            }
+        }
+        d
+    }
+}
+
 /// α of items given as rows of `k` class counts (row-major); `None` when no item has two votes or
-/// every vote is of one class (no expected disagreement).
-pub fn krippendorff_alpha_nominal(counts: &[u32], k: usize) -> Option<f64> {
+/// there is no expected disagreement (every vote of one class). Nominal: `krippendorff_alpha(c, k,
+/// &Level::Nominal)`.
+pub fn krippendorff_alpha(counts: &[u32], k: usize, level: &Level) -> Option<f64> {
     let mut o = vec![0.0f64; k * k];
     let mut any = false;
     for row in counts.chunks(k) {
@@ -41,12 +87,13 @@ pub fn krippendorff_alpha_nominal(counts: &[u32], k: usize) -> Option<f64> {
     }
     let nc: Vec<f64> = (0..k).map(|c| o[c * k..(c + 1) * k].iter().sum()).collect();
     let n: f64 = nc.iter().sum();
+    let d = level.distances(&nc);
     let (mut observed, mut expected) = (0.0, 0.0);
     for c in 0..k {
         for kk in 0..k {
             if c != kk {
-                observed += o[c * k + kk];
-                expected += nc[c] * nc[kk];
+                observed += o[c * k + kk] * d[c * k + kk];
+                expected += nc[c] * nc[kk] * d[c * k + kk];
             }
         }
     }
@@ -57,6 +104,7 @@ pub fn krippendorff_alpha_nominal(counts: &[u32], k: usize) -> Option<f64> {
 /// replacement; items with fewer than N votes left out at that N), and α of all the votes.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AlphaCurve {
+    pub level: Level,
     pub grid: Vec<u32>,
     pub repeats: u32,
     /// Items used at each N.
@@ -80,7 +128,13 @@ impl AlphaCurve {
 }
 
 /// The α curve of `table` for `grid` (empty: 2..=max votes; N = 1 has no pairs).
-pub fn alpha_curve(table: &VoteTable, grid: &[u32], repeats: u32, seed: u64) -> AlphaCurve {
+pub fn alpha_curve(
+    table: &VoteTable,
+    level: &Level,
+    grid: &[u32],
+    repeats: u32,
+    seed: u64,
+) -> AlphaCurve {
     let k = table.num_classes();
     let mut grid: Vec<u32> = if grid.is_empty() {
         (2..=table.max_total()).collect()
@@ -93,7 +147,7 @@ pub fn alpha_curve(table: &VoteTable, grid: &[u32], repeats: u32, seed: u64) -> 
     let all: Vec<u32> = (0..table.num_items())
         .flat_map(|i| table.counts(i).iter().copied())
         .collect();
-    let full = krippendorff_alpha_nominal(&all, k);
+    let full = krippendorff_alpha(&all, k, level);
     let nr = repeats as usize;
     let mut values = vec![f64::NAN; grid.len() * nr];
     let mut items = vec![0u32; grid.len()];
@@ -108,12 +162,13 @@ pub fn alpha_curve(table: &VoteTable, grid: &[u32], repeats: u32, seed: u64) -> 
                 }
             }
             items[g] = (sub.len() / k) as u32;
-            if let Some(a) = krippendorff_alpha_nominal(&sub, k) {
+            if let Some(a) = krippendorff_alpha(&sub, k, level) {
                 values[g * nr + r as usize] = a;
             }
         }
     }
     AlphaCurve {
+        level: level.clone(),
         grid,
         repeats,
         items,
@@ -146,7 +201,7 @@ mod tests {
             [0, 0, 1, 0, 0],
         ];
         let counts: Vec<u32> = units.iter().flatten().copied().collect();
-        let a = krippendorff_alpha_nominal(&counts, 5).unwrap();
+        let a = krippendorff_alpha(&counts, 5, &Level::Nominal).unwrap();
         assert!((a - 0.743).abs() < 5e-4, "{a}");
     }
 
@@ -158,12 +213,44 @@ mod tests {
             vec![5, 0, 0, 5, 5, 0, 0, 5],
         );
         let all: Vec<u32> = (0..4).flat_map(|i| t.counts(i).to_vec()).collect();
-        assert_eq!(krippendorff_alpha_nominal(&all, 2), Some(1.0));
-        let c = alpha_curve(&t, &[], 3, 1);
+        assert_eq!(krippendorff_alpha(&all, 2, &Level::Nominal), Some(1.0));
+        let c = alpha_curve(&t, &Level::Nominal, &[], 3, 1);
         assert_eq!(c.grid, vec![2, 3, 4, 5]);
         assert_eq!(c.point_at(0).mean, Some(1.0));
         assert_eq!(c.items, vec![4; 4]);
         // All votes of one class: no expected disagreement, α undefined.
-        assert_eq!(krippendorff_alpha_nominal(&[3, 0, 2, 0], 2), None);
+        assert_eq!(krippendorff_alpha(&[3, 0, 2, 0], 2, &Level::Nominal), None);
+    }
+
+    /// Krippendorff (2011)'s example read as ordinal and interval data: his paper gives
+    /// α_interval = 0.849 for it; ordinal is checked against the PyPI package in trainer/tests.
+    #[test]
+    fn worked_example_at_other_levels() {
+        let units: [[u32; 5]; 12] = [
+            [3, 0, 0, 0, 0],
+            [0, 3, 1, 0, 0],
+            [0, 0, 4, 0, 0],
+            [0, 0, 4, 0, 0],
+            [0, 4, 0, 0, 0],
+            [1, 1, 1, 1, 0],
+            [0, 0, 0, 4, 0],
+            [3, 1, 0, 0, 0],
+            [0, 4, 0, 0, 0],
+            [0, 0, 0, 0, 3],
+            [2, 0, 0, 0, 0],
+            [0, 0, 1, 0, 0],
+        ];
+        let counts: Vec<u32> = units.iter().flatten().copied().collect();
+        let interval = Level::Interval {
+            values: vec![1.0, 2.0, 3.0, 4.0, 5.0],
+        };
+        let a = krippendorff_alpha(&counts, 5, &interval).unwrap();
+        assert!((a - 0.849).abs() < 5e-4, "{a}");
+        // Ordinal in the given order, and reversed: reversing ranks changes nothing.
+        let ord = |order: Vec<usize>| krippendorff_alpha(&counts, 5, &Level::Ordinal { order });
+        let (up, down) = (ord(vec![0, 1, 2, 3, 4]), ord(vec![4, 3, 2, 1, 0]));
+        let (up, down) = (up.unwrap(), down.unwrap());
+        assert!((up - down).abs() < 1e-12, "{up} {down}");
+        assert!(up > 0.743 && up < 1.0, "{up}");
     }
 }
