@@ -13,12 +13,15 @@
 //!   aggregation, on all votes and on N-vote subsamples.
 //! - [`extrapolate`]: the curves beyond the votes there are, from a Dirichlet prior fitted to the
 //!   items (empirical Bayes), with a fit check and a validation on data that have the votes.
+//! - [`adaptive`]: simulated vote collection in rounds, adaptive policies against uniform at equal
+//!   budget, on the items' real votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
 //! - [`synth`]: seeded synthetic data with known true distributions (the control for the model side).
 //! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
 //!
 //! Not here: reading files (callers pass bytes), plotting, training.
 
+pub mod adaptive;
 pub mod agreement;
 pub mod bundle;
 pub mod curves;

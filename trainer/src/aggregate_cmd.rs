@@ -1,7 +1,7 @@
 //! `annosat aggregate`: each item's aggregate label and class probabilities from all its votes, by
 //! majority vote or Dawid–Skene (annosat_core::agreement::dawid_skene), as CSV.
 
-use annosat_core::agreement::{argmax_set, dawid_skene, majority_vote, DsConfig};
+use annosat_core::agreement::{argmax_mask, dawid_skene, majority_vote, DsConfig};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -80,7 +80,7 @@ pub fn run(a: Args) -> Result<()> {
     w.write_record(header)?;
     for (i, id) in table.item_ids().iter().enumerate() {
         let p = &probs[i * k..(i + 1) * k];
-        let set = argmax_set(p);
+        let set = argmax_mask(p);
         let label: Vec<&str> = (0..k)
             .filter(|c| set >> c & 1 == 1)
             .map(|c| table.classes()[c].as_str())

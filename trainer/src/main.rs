@@ -6,6 +6,7 @@
 //! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets
 //! (feature `models`, on by default: the only part that needs candle).
 
+mod adaptive_cmd;
 mod aggregate_cmd;
 mod agree_cmd;
 mod bundle_cmd;
@@ -62,6 +63,9 @@ enum Command {
     Agree(agree_cmd::Args),
     /// Each item's aggregate label and class probabilities: majority vote or Dawid–Skene.
     Aggregate(aggregate_cmd::Args),
+    /// Collect votes in rounds on the items' real votes: adaptive policies against uniform
+    /// allocation at the same total budget.
+    Adaptive(adaptive_cmd::Args),
     /// The curves `curves` would print if every item had M votes, from fewer (a Dirichlet prior
     /// fitted to the items); --check says how far that can be trusted.
     Extrapolate(extrapolate_cmd::Args),
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Command::Extrapolate(a) => extrapolate_cmd::run(a),
         Command::Agree(a) => agree_cmd::run(a),
         Command::Aggregate(a) => aggregate_cmd::run(a),
+        Command::Adaptive(a) => adaptive_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]

@@ -5,14 +5,15 @@
 //! replacement; items with fewer are left out at that N, as in the α curve). Majority vote labels
 //! each item from its N votes; Dawid–Skene (data with annotator ids only) is fitted afresh on all
 //! items' N-vote subsamples together — its annotators' confusion matrices come from those votes —
-//! and labels each item by its largest posterior. An item's score is [`super::tie_match`] of the
-//! two labels (1 or 0; a tie at N is broken by chance, a tie in all votes accepts any of its
-//! classes, so no class order breaks a tie); the curve is the
+//! and labels each item by its largest posterior. An item's score is the project's tie credit
+//! ([`crate::metrics::majority_agreement`]: |A ∩ B| / |A| of the two arg-max sets; 1 or 0 without
+//! ties; a tie at N is broken by chance, a tie in all votes accepts any of its classes, so no
+//! class order breaks a tie); the curve is the
 //! mean over items, summarised over repeats like every curve.
 
 use super::dawid_skene::{dawid_skene, DsConfig, DsFit};
-use super::{argmax_set, tie_match};
 use crate::curves::CurvePoint;
+use crate::metrics::calibration::majority_agreement;
 use crate::sample;
 use crate::votes::{Annotation, VoteTable};
 
@@ -111,21 +112,19 @@ pub fn aggregation_curve(
         methods.push(AggregationMethod::DawidSkene);
     }
     let all: Vec<usize> = (0..votes.len()).filter(|&i| !votes[i].is_empty()).collect();
-    let full_mv: Vec<u64> = (0..votes.len())
-        .map(|i| majority_set(&votes[i], k))
-        .collect();
+    let full_mv: Vec<Vec<f64>> = votes.iter().map(|v| fractions(v, k)).collect();
     let mut runs = DsRuns::default();
-    let full_ds: Vec<u64> = match ds {
+    let full_ds: Vec<Vec<f64>> = match ds {
         Some(cfg) => {
             let n = table.annotator_ids().len();
             let (fit, at) = fit_on(&votes, &all, |i| votes[i].len(), n, k, cfg);
             runs.full_iterations = fit.iterations;
             runs.full_converged = fit.converged;
-            let mut labels = vec![0; votes.len()];
+            let mut post = vec![Vec::new(); votes.len()];
             for (j, &i) in at.iter().enumerate() {
-                labels[i] = argmax_set(fit.posterior(j));
+                post[i] = fit.posterior(j).to_vec();
             }
-            labels
+            post
         }
         None => Vec::new(),
     };
@@ -152,7 +151,7 @@ pub fn aggregation_curve(
             if !used.is_empty() {
                 let mv: f64 = used
                     .iter()
-                    .map(|&i| tie_match(majority_set(&picked[i], k), full_mv[i]))
+                    .map(|&i| majority_agreement(&fractions(&picked[i], k), &full_mv[i]))
                     .sum();
                 values[g * nr + r] = mv / used.len() as f64;
                 if let Some(cfg) = ds {
@@ -163,7 +162,7 @@ pub fn aggregation_curve(
                     let s: f64 = at
                         .iter()
                         .enumerate()
-                        .map(|(j, &i)| tie_match(argmax_set(fit.posterior(j)), full_ds[i]))
+                        .map(|(j, &i)| majority_agreement(fit.posterior(j), &full_ds[i]))
                         .sum();
                     values[(ng + g) * nr + r] = s / used.len() as f64;
                 }
@@ -181,16 +180,13 @@ pub fn aggregation_curve(
     }
 }
 
-/// Majority vote's label set of an item's votes.
-fn majority_set(votes: &[(u32, u16)], k: usize) -> u64 {
+/// Vote fractions of an item's votes (majority vote's soft label; its arg-max is the label).
+fn fractions(votes: &[(u32, u16)], k: usize) -> Vec<f64> {
     let mut c = vec![0.0; k];
     for &(_, l) in votes {
-        c[l as usize] += 1.0;
+        c[l as usize] += 1.0 / votes.len() as f64;
     }
-    if votes.is_empty() {
-        return 0;
-    }
-    argmax_set(&c)
+    c
 }
 
 /// Dawid–Skene on the first `len(i)` votes of each item in `items` (renumbered 0..), and the

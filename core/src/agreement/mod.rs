@@ -15,29 +15,6 @@ pub use aggregation::{aggregation_curve, AggregationCurve, AggregationMethod};
 pub use alpha::{alpha_curve, krippendorff_alpha, AlphaCurve, Level};
 pub use dawid_skene::{dawid_skene, majority_vote, DsConfig, DsFit};
 
-/// How well the label from N votes, `at_n`, matches the label from all votes, `full`, both given
-/// as sets of tied classes: the probability that breaking `at_n`'s tie uniformly at random picks a
-/// class of `full`, |at_n ∩ full| / |at_n| (1 or 0 without ties). A tie in all votes means those
-/// votes cannot choose between its classes, so any of them matches; no class order breaks a tie.
-pub fn tie_match(at_n: u64, full: u64) -> f64 {
-    let n = at_n.count_ones();
-    if n == 0 {
-        return 0.0;
-    }
-    (at_n & full).count_ones() as f64 / n as f64
-}
-
-/// The classes holding the largest value of `v`, as a bit mask (v has at most 64 entries).
-pub fn argmax_set(v: &[f64]) -> u64 {
-    let mut best = f64::NEG_INFINITY;
-    let mut set = 0u64;
-    for (c, &x) in v.iter().enumerate() {
-        if x > best {
-            best = x;
-            set = 1 << c;
-        } else if x == best {
-            set |= 1 << c;
-        }
-    }
-    set
-}
+/// Labels as sets of tied classes, and the credit of a label from N votes against the label from
+/// all votes: the project's one tie rule (`metrics::calibration`).
+pub use crate::metrics::calibration::{argmax_mask, majority_agreement};

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# readme-agree-example.sh - rewrites the README's `annosat agree` block from runs of the CLI: α and
-# majority vote vs N on ChaosNLI-SNLI (counts), Dawid–Skene on RTE (Snow et al. 2008, annotator
-# ids), and α of PopQuorn's 1–5 ratings at each level, so the numbers there are this run's.
-#   scripts/readme-agree-example.sh    (needs the CLI: cargo build --profile native -p annosat-trainer)
+# readme-plan-examples.sh - rewrites the README's `annosat agree` and `annosat adaptive` blocks from
+# runs of the CLI, so the numbers there are this run's:
+#   agree:    α and majority vote vs N on ChaosNLI-SNLI (counts), Dawid–Skene on RTE (Snow et al.
+#             2008, annotator ids), and α of PopQuorn's 1–5 ratings at each level;
+#   adaptive: the three allocation policies on ChaosNLI-SNLI (100 votes per item) and RTE (10).
+#   scripts/readme-plan-examples.sh    (needs the CLI: cargo build --profile native -p annosat-trainer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -46,3 +48,34 @@ print("partial agreement at the ordered levels.")
 PY
 python3 scripts/bench_readme.py --block agree "$tmp/block.md" README.md
 echo "README's agree block rewritten"
+
+# --- annosat adaptive ---
+"$bin" adaptive --votes "$snli" --budgets 4,6,10,20 >"$tmp/ad-snli.csv" 2>"$tmp/ad-snli.log"
+"$bin" adaptive --votes "$rte" --budgets 4,5,6,8 >"$tmp/ad-rte.csv" 2>"$tmp/ad-rte.log"
+python3 - "$tmp" >"$tmp/adaptive.md" <<'PY'
+import csv, sys
+tmp = sys.argv[1]
+def table(name):
+    rows = list(csv.DictReader(open(f"{tmp}/ad-{name}.csv")))
+    out = ["| budget | metric | uniform | disagreement − uniform | entropy variance − uniform |", "|---|---|---|---|---|"]
+    get = {(r["budget"], r["policy"], r["metric"]): r for r in rows}
+    f = lambda x: f"{float(x):+.4f}"
+    for b in dict.fromkeys(r["budget"] for r in rows):
+        for m in ("kl", "jsd", "entropy_corr", "majority_agreement"):
+            u = get[(b, "uniform", m)]
+            cells = [f"{float(u['mean']):.4f}"]
+            for p in ("disagreement", "entropy_variance"):
+                d = get[(b, p, m)]
+                cells.append(f"{f(d['diff_mean'])} ({f(d['diff_lo'])} to {f(d['diff_hi'])})")
+            out.append(f"| {b} | `{m}` | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+for name, title, cmd in (
+    ("snli", "ChaosNLI-SNLI (100 votes per item)", "chaosnli_snli/votes.csv --budgets 4,6,10,20"),
+    ("rte", "RTE (10 votes per item)", "snow2008_rte/annotations.csv --budgets 4,5,6,8"),
+):
+    print(f"**{title}**, `annosat adaptive --votes …/{cmd}` (n0 = 3, 20 simulations; paired differences, 95% intervals):\n")
+    print(table(name) + "\n")
+    print("```\n" + open(f"{tmp}/ad-{name}.log").read().strip() + "\n```\n")
+PY
+python3 scripts/bench_readme.py --block adaptive "$tmp/adaptive.md" README.md
+echo "README's adaptive block rewritten"

@@ -1,0 +1,186 @@
+//! `annosat adaptive`: simulated vote collection in rounds on the items' real votes; adaptive
+//! policies against uniform allocation at the same total budget (annosat_core::adaptive).
+
+use crate::curves_cmd::Format;
+use annosat_core::adaptive::{simulate, AdaptiveConfig, AdaptiveResult, Policy};
+use annosat_core::{CurvePoint, Metric};
+use anyhow::{bail, Result};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Vote file: wide counts or long `item_id,annotator_id,label` (auto-detected).
+    #[arg(long)]
+    votes: PathBuf,
+    /// Votes every item starts with (at least 2 for entropy_variance, whose prior is fitted to
+    /// them).
+    #[arg(long, default_value_t = 3)]
+    n0: u32,
+    /// Total budgets, in votes per item on average, comma-separated. Default: n0+1 up to
+    /// 2·n0+10, or as far as the items' votes go.
+    #[arg(long, value_delimiter = ',')]
+    budgets: Vec<u32>,
+    /// Items given one more vote per round. Default: a tenth of the items.
+    #[arg(long)]
+    batch: Option<u32>,
+    /// Policies, comma-separated: uniform, disagreement, entropy_variance (uniform is always run:
+    /// the others are compared with it).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "uniform,disagreement,entropy_variance"
+    )]
+    policies: Vec<String>,
+    /// Simulations per policy; intervals are the 2.5–97.5th percentiles over them.
+    #[arg(long, default_value_t = 20)]
+    repeats: u32,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// csv prints `budget,policy,metric,mean,lo,hi,diff_mean,diff_lo,diff_hi` (diff: the policy
+    /// minus uniform, paired by repeat); json adds standard deviations and the settings.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let table = crate::util::load_votes(&a.votes, true)?;
+    let mut policies = vec![Policy::Uniform];
+    for name in &a.policies {
+        let Some(p) = Policy::ALL.into_iter().find(|p| p.name() == name.trim()) else {
+            bail!("unknown policy {name:?}: uniform, disagreement or entropy_variance");
+        };
+        if !policies.contains(&p) {
+            policies.push(p);
+        }
+    }
+    let eligible = (0..table.num_items())
+        .filter(|&i| table.total(i) >= a.n0)
+        .count() as u32;
+    let budgets = if a.budgets.is_empty() {
+        let votes: u64 = (0..table.num_items())
+            .filter(|&i| table.total(i) >= a.n0)
+            .map(|i| table.total(i) as u64)
+            .sum();
+        let most = (votes / eligible.max(1) as u64) as u32;
+        (a.n0 + 1..=(2 * a.n0 + 10).min(most)).collect()
+    } else {
+        a.budgets.clone()
+    };
+    let cfg = AdaptiveConfig {
+        n0: a.n0,
+        budgets,
+        batch: a.batch.unwrap_or((eligible / 10).max(1)),
+        policies,
+        repeats: a.repeats,
+        seed: a.seed,
+    };
+    let bar = crate::util::progress(
+        (cfg.policies.len() * cfg.repeats as usize) as u64,
+        "simulations",
+    );
+    let r = simulate(&table, &cfg, &mut |done, _| bar.set_position(done))?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{} items with at least {} votes; {} votes per round; {} simulations per policy",
+        r.items, r.config.n0, r.config.batch, r.config.repeats
+    );
+    for line in summary(&r) {
+        eprintln!("{line}");
+    }
+    let f = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+    let out = match a.format {
+        Format::Csv => {
+            let mut s = String::from("budget,policy,metric,mean,lo,hi,diff_mean,diff_lo,diff_hi\n");
+            for (b, &budget) in r.config.budgets.iter().enumerate() {
+                for (p, policy) in r.config.policies.iter().enumerate() {
+                    for m in Metric::ALL {
+                        let (v, d) = (r.point(p, m, b), r.difference(p, 0, m, b));
+                        writeln!(
+                            s,
+                            "{budget},{},{},{},{},{},{},{},{}",
+                            policy.name(),
+                            m.name(),
+                            f(v.mean),
+                            f(v.lo),
+                            f(v.hi),
+                            f(d.mean),
+                            f(d.lo),
+                            f(d.hi)
+                        )?;
+                    }
+                }
+            }
+            s
+        }
+        Format::Json => {
+            let mut rows = Vec::new();
+            for b in 0..r.config.budgets.len() {
+                for (p, policy) in r.config.policies.iter().enumerate() {
+                    for m in Metric::ALL {
+                        let (v, d) = (r.point(p, m, b), r.difference(p, 0, m, b));
+                        rows.push(
+                            json!({"budget": v.n, "policy": policy.name(), "metric": m.name(),
+                            "mean": v.mean, "lo": v.lo, "hi": v.hi, "sd": v.sd,
+                            "diff": {"mean": d.mean, "lo": d.lo, "hi": d.hi, "sd": d.sd}}),
+                        );
+                    }
+                }
+            }
+            serde_json::to_string_pretty(&json!({
+                "n0": r.config.n0, "batch": r.config.batch, "repeats": r.config.repeats,
+                "seed": r.config.seed, "items": r.items, "points": rows,
+            }))? + "\n"
+        }
+    };
+    print!("{out}");
+    Ok(())
+}
+
+/// One line per adaptive policy and metric: at which budgets it beats uniform (the paired
+/// difference's 95% interval entirely on the better side), loses, or neither, and by how much.
+pub fn summary(r: &AdaptiveResult) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (p, policy) in r.config.policies.iter().enumerate().skip(1) {
+        for m in Metric::ALL {
+            let sign = if m.lower_is_better() { -1.0 } else { 1.0 };
+            let (mut wins, mut losses) = (Vec::new(), Vec::new());
+            for b in 0..r.config.budgets.len() {
+                let d: CurvePoint = r.difference(p, 0, m, b);
+                let (Some(lo), Some(hi), Some(mean)) = (d.lo, d.hi, d.mean) else {
+                    continue;
+                };
+                let rel = r
+                    .point(0, m, b)
+                    .mean
+                    .filter(|u| *u != 0.0)
+                    .map_or(String::new(), |u| {
+                        format!(", {:+.1}%", 100.0 * mean / u.abs())
+                    });
+                let item = format!("{} ({mean:+.4}{rel})", d.n);
+                let (a, z) = (sign * lo, sign * hi);
+                if a.min(z) > 0.0 {
+                    wins.push(item);
+                } else if a.max(z) < 0.0 {
+                    losses.push(item);
+                }
+            }
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.join(", ")
+                }
+            };
+            lines.push(format!(
+                "{} vs uniform, {}: better at budgets {}; worse at {}",
+                policy.name(),
+                m.name(),
+                list(&wins),
+                list(&losses)
+            ));
+        }
+    }
+    lines
+}
