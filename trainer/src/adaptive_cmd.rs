@@ -2,11 +2,10 @@
 //! policies against uniform allocation at the same total budget (annosat_core::adaptive).
 
 use crate::curves_cmd::Format;
-use annosat_core::adaptive::{simulate, AdaptiveConfig, AdaptiveResult, Policy};
-use annosat_core::{CurvePoint, Metric};
+use annosat_core::adaptive::{simulate, AdaptiveConfig, Policy};
+use annosat_core::Metric;
 use anyhow::{bail, Result};
 use serde_json::json;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -86,34 +85,11 @@ pub fn run(a: Args) -> Result<()> {
         "{} items with at least {} votes; {} votes per round; {} simulations per policy",
         r.items, r.config.n0, r.config.batch, r.config.repeats
     );
-    for line in summary(&r) {
+    for line in r.summary() {
         eprintln!("{line}");
     }
-    let f = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
     let out = match a.format {
-        Format::Csv => {
-            let mut s = String::from("budget,policy,metric,mean,lo,hi,diff_mean,diff_lo,diff_hi\n");
-            for (b, &budget) in r.config.budgets.iter().enumerate() {
-                for (p, policy) in r.config.policies.iter().enumerate() {
-                    for m in Metric::ALL {
-                        let (v, d) = (r.point(p, m, b), r.difference(p, 0, m, b));
-                        writeln!(
-                            s,
-                            "{budget},{},{},{},{},{},{},{},{}",
-                            policy.name(),
-                            m.name(),
-                            f(v.mean),
-                            f(v.lo),
-                            f(v.hi),
-                            f(d.mean),
-                            f(d.lo),
-                            f(d.hi)
-                        )?;
-                    }
-                }
-            }
-            s
-        }
+        Format::Csv => r.to_csv(),
         Format::Json => {
             let mut rows = Vec::new();
             for b in 0..r.config.budgets.len() {
@@ -130,57 +106,10 @@ pub fn run(a: Args) -> Result<()> {
             }
             serde_json::to_string_pretty(&json!({
                 "n0": r.config.n0, "batch": r.config.batch, "repeats": r.config.repeats,
-                "seed": r.config.seed, "items": r.items, "points": rows,
+                "seed": r.config.seed, "items": r.items, "summary": r.summary(), "points": rows,
             }))? + "\n"
         }
     };
     print!("{out}");
     Ok(())
-}
-
-/// One line per adaptive policy and metric: at which budgets it beats uniform (the paired
-/// difference's 95% interval entirely on the better side), loses, or neither, and by how much.
-pub fn summary(r: &AdaptiveResult) -> Vec<String> {
-    let mut lines = Vec::new();
-    for (p, policy) in r.config.policies.iter().enumerate().skip(1) {
-        for m in Metric::ALL {
-            let sign = if m.lower_is_better() { -1.0 } else { 1.0 };
-            let (mut wins, mut losses) = (Vec::new(), Vec::new());
-            for b in 0..r.config.budgets.len() {
-                let d: CurvePoint = r.difference(p, 0, m, b);
-                let (Some(lo), Some(hi), Some(mean)) = (d.lo, d.hi, d.mean) else {
-                    continue;
-                };
-                let rel = r
-                    .point(0, m, b)
-                    .mean
-                    .filter(|u| *u != 0.0)
-                    .map_or(String::new(), |u| {
-                        format!(", {:+.1}%", 100.0 * mean / u.abs())
-                    });
-                let item = format!("{} ({mean:+.4}{rel})", d.n);
-                let (a, z) = (sign * lo, sign * hi);
-                if a.min(z) > 0.0 {
-                    wins.push(item);
-                } else if a.max(z) < 0.0 {
-                    losses.push(item);
-                }
-            }
-            let list = |v: &[String]| {
-                if v.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.join(", ")
-                }
-            };
-            lines.push(format!(
-                "{} vs uniform, {}: better at budgets {}; worse at {}",
-                policy.name(),
-                m.name(),
-                list(&wins),
-                list(&losses)
-            ));
-        }
-    }
-    lines
 }

@@ -3,12 +3,11 @@
 //! they do from all (annosat_core::agreement), as CSV or JSON.
 
 use crate::curves_cmd::Format;
-use annosat_core::agreement::{aggregation_curve, alpha_curve, DsConfig, Level};
-use annosat_core::{CurvePoint, VoteTable};
+use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
+use annosat_core::VoteTable;
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use serde_json::json;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,12 +106,18 @@ pub fn run(a: Args) -> Result<()> {
     }
     let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
     let level = level_of(&table, a.level, &a.order)?;
-    let alpha = alpha_curve(&table, &level, &a.n, a.repeats, a.seed);
-    let ds = DsConfig {
-        max_iter: a.max_iter,
-        tol: a.tol,
+    let cfg = AgreeConfig {
+        level,
+        grid: a.n.clone(),
+        repeats: a.repeats,
+        seed: a.seed,
+        ds: DsConfig {
+            max_iter: a.max_iter,
+            tol: a.tol,
+        },
     };
-    let agg = aggregation_curve(&table, &a.n, a.repeats, a.seed, Some(&ds), &mut |_, _| {});
+    let result = agreement(&table, &cfg, &mut |_, _| {});
+    let (alpha, agg) = (&result.alpha, &result.aggregation);
     let dropped: Vec<u32> =
         a.n.iter()
             .copied()
@@ -124,7 +129,7 @@ pub fn run(a: Args) -> Result<()> {
             table.max_total()
         );
     }
-    let name = level.name();
+    let name = cfg.level.name();
     match alpha.full {
         Some(v) => eprintln!("Krippendorff's α ({name}) of all votes: {v:.4}"),
         None => eprintln!("Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class)"),
@@ -146,27 +151,11 @@ pub fn run(a: Args) -> Result<()> {
             table.max_total()
         );
     }
-    // Rows in N order, then α, majority vote, Dawid–Skene.
-    let mut rows: Vec<(u32, &str, CurvePoint)> = Vec::new();
-    for (g, &n) in agg.grid.iter().enumerate() {
-        if let Some(ga) = alpha.grid.iter().position(|&x| x == n) {
-            rows.push((n, "krippendorff_alpha", alpha.point_at(ga)));
-        }
-        for (m, method) in agg.methods.iter().enumerate() {
-            rows.push((n, method.metric_name(), agg.point_at(m, g)));
-        }
-    }
     let out = match a.format {
-        Format::Csv => {
-            let f = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
-            let mut s = String::from("n,metric,mean,lo,hi\n");
-            for (n, m, p) in &rows {
-                writeln!(s, "{n},{m},{},{},{}", f(p.mean), f(p.lo), f(p.hi))?;
-            }
-            s
-        }
+        Format::Csv => result.to_csv(),
         Format::Json => {
-            let points: Vec<_> = rows
+            let points: Vec<_> = result
+                .rows()
                 .iter()
                 .map(|(n, m, p)| json!({"n": n, "metric": m, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd}))
                 .collect();

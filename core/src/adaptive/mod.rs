@@ -17,6 +17,7 @@
 //! order. All policies of a repeat start from the same votes, so their differences are paired.
 
 pub mod entropy_posterior;
+mod report;
 
 use crate::curves::{CurvePoint, Metric};
 use crate::extrapolate::{fit, Components};

@@ -48,12 +48,18 @@ impl Level {
             for kk in 0..k {
                 d[c * k + kk] = match self {
                     Level::Nominal => (c != kk) as u8 as f64,
-                    Level::Interval { values } => (values[c] - values[kk]).powi(2),
+                    Level::Interval { values } => {
+                        let d = values[c] - values[kk];
+                        d * d
+                    }
                     Level::Ordinal { order } => {
                         let pos = |x: usize| order.iter().position(|&o| o == x).unwrap();
                         let (a, b) = (pos(c).min(pos(kk)), pos(c).max(pos(kk)));
                         let between: f64 = order[a..=b].iter().map(|&g| nc[g]).sum();
-                        (between - (nc[c] + nc[kk]) / 2.0).powi(2)
+                        {
+                            let d = between - (nc[c] + nc[kk]) / 2.0;
+                            d * d
+                        }
                     }
                 };
             }

@@ -21,6 +21,8 @@
 //! Classes no vote uses are left out of the EM (posterior 0), as crowd-kit's label columns are.
 
 use crate::votes::Annotation;
+// libm, not the platform's: the CLI and the app (wasm) must fit the same bits.
+use libm::{exp2, log, log2};
 
 const EPS: f64 = 1e-10;
 
@@ -209,19 +211,19 @@ impl Em {
 
     fn e_step(&self, prior: &[f64], conf: &[f64]) -> Vec<f64> {
         let ka = self.ka;
-        let log_prior: Vec<f64> = prior.iter().map(|&p| p.max(EPS).log2()).collect();
+        let log_prior: Vec<f64> = prior.iter().map(|&p| log2(p.max(EPS))).collect();
         let mut ll: Vec<f64> = (0..self.n_items).flat_map(|_| log_prior.clone()).collect();
         // Annotators' log confusion, for the (w, l) rows that votes use.
         for &(i, w, l) in &self.votes {
             let row = &conf[(w * ka + l) * ka..(w * ka + l + 1) * ka];
             for (x, &e) in ll[i * ka..(i + 1) * ka].iter_mut().zip(row) {
-                *x += e.log2();
+                *x += log2(e);
             }
         }
         for row in ll.chunks_mut(ka) {
             let m = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             for x in row.iter_mut() {
-                *x = (*x - m).exp2();
+                *x = exp2(*x - m);
             }
             let s: f64 = row.iter().sum();
             for x in row.iter_mut() {
@@ -234,17 +236,17 @@ impl Em {
     /// crowd-kit's evidence lower bound per vote; clips `post` below at 1e-10 as it does.
     fn elbo(&self, post: &mut [f64], prior: &[f64], conf: &[f64]) -> f64 {
         let ka = self.ka;
-        let log_prior: Vec<f64> = prior.iter().map(|&p| p.max(EPS).ln()).collect();
+        let log_prior: Vec<f64> = prior.iter().map(|&p| log(p.max(EPS))).collect();
         let mut joint = 0.0;
         for &(i, w, l) in &self.votes {
             for c in 0..ka {
-                joint += post[i * ka + c] * (conf[(w * ka + l) * ka + c].ln() + log_prior[c]);
+                joint += post[i * ka + c] * (log(conf[(w * ka + l) * ka + c]) + log_prior[c]);
             }
         }
         let mut entropy = 0.0;
         for p in post.iter_mut() {
             *p = p.max(EPS);
-            entropy -= *p * p.ln();
+            entropy -= *p * log(*p);
         }
         (joint + entropy) / self.votes.len() as f64
     }
