@@ -18,7 +18,8 @@
 #      (safety.test.mjs), the synthetic dataset
 #      (synth.test.mjs), training and embedding in
 #      the tab (train.test.mjs, own.test.mjs), the Plan room's extrapolation of a 5-vote upload
-#      (plan.test.mjs), the site under a sub-path,
+#      (plan.test.mjs) and its agreement and adaptive tools against the CLI (plan-tools.test.mjs),
+#      the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
 #   8. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 set -euo pipefail
@@ -89,7 +90,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

@@ -171,7 +171,7 @@ fn post_load(p: &mut Pool, l: &Load<JsValue>) {
     }
 }
 
-/// Tells the Plan room when a restart of the workers took its extrapolation with it (after the
+/// Tells the Plan room when a restart of the workers took its job with it (after the
 /// current borrow of the pool ends).
 fn tell_plan_if_lost(p: &mut Pool) {
     if p.reqs.take_plan_lost() {
@@ -310,12 +310,12 @@ pub fn items(config: annosat_core::curves::CurveConfig, n: u32) {
     });
 }
 
-/// Asks the first worker to extrapolate the current dataset (the Plan room), without cancelling
+/// Asks the first worker for a Plan room job on the current dataset, without cancelling
 /// anything; a newer request makes an older one's answer stale.
-pub fn extrapolate(config: annosat_core::extrapolate::ExtrapolateConfig) {
+pub fn plan(job: annosat_app::protocol::PlanJob) {
     with_pool(|p| {
-        let id = p.reqs.extrapolate();
-        post_to(p, 0, message(&Request::Extrapolate { id, config }, None));
+        let id = p.reqs.plan();
+        post_to(p, 0, message(&Request::Plan { id, job }, None));
     });
 }
 

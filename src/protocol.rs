@@ -2,6 +2,8 @@
 //! request or response as JSON, plus the raw file bytes for a load (kept binary: uploads can be
 //! tens of megabytes). Every request carries an id so the page can drop stale answers.
 
+use annosat_core::adaptive::AdaptiveResult;
+use annosat_core::agreement::{AgreeConfig, Agreement};
 use annosat_core::curves::{CurveConfig, Curves, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::summary::Summary;
@@ -33,8 +35,33 @@ pub enum Request {
         config: CurveConfig,
         n: u32,
     },
-    /// The Plan room: the current table's curves beyond its votes (`annosat extrapolate`).
-    Extrapolate { id: u64, config: ExtrapolateConfig },
+    /// The Plan room's work on the current table (one tool at a time).
+    Plan { id: u64, job: PlanJob },
+}
+
+/// What the Plan room asks: the CLI's `extrapolate`, `agree` or `adaptive`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum PlanJob {
+    Extrapolate(ExtrapolateConfig),
+    Agree(AgreeConfig),
+    /// `annosat adaptive` with its defaults for the table (`annosat_core::adaptive::AdaptiveConfig::defaults`).
+    Adaptive {
+        n0: u32,
+        seed: u64,
+    },
+}
+
+/// What it gets back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PlanOutcome {
+    /// The fitted prior, its fit check and the extrapolated curves.
+    Extrapolated {
+        prior: Prior,
+        check: FitCheck,
+        curves: Curves,
+    },
+    Agreement(Agreement),
+    Adaptive(AdaptiveResult),
 }
 
 /// Most points the per-item scatter receives.
@@ -71,12 +98,10 @@ pub enum Response {
         points: Vec<(f64, f64)>,
         total: usize,
     },
-    /// The fitted prior, its fit check and the extrapolated curves.
-    Extrapolated {
+    /// A Plan room job's result.
+    Planned {
         id: u64,
-        prior: Prior,
-        check: FitCheck,
-        curves: Curves,
+        outcome: PlanOutcome,
         ms: f64,
     },
     Error {
@@ -91,7 +116,7 @@ impl Request {
             Request::Load { id, .. }
             | Request::Compute { id, .. }
             | Request::Items { id, .. }
-            | Request::Extrapolate { id, .. } => *id,
+            | Request::Plan { id, .. } => *id,
         }
     }
 }

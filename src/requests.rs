@@ -4,9 +4,8 @@
 //! load fails or a worker dies. `bridge.rs` moves messages; the page (`state.rs`) only applies the
 //! [`Answer`]s this hands out, which are always fresh.
 
-use crate::protocol::{Format, Response};
+use crate::protocol::{Format, PlanOutcome, Response};
 use annosat_core::curves::{Curves, ItemDraw};
-use annosat_core::extrapolate::{check::FitCheck, Prior};
 use annosat_core::summary::Summary;
 use std::collections::HashMap;
 
@@ -47,18 +46,16 @@ pub enum Answer {
         points: Vec<(f64, f64)>,
         total: usize,
     },
-    /// The Plan room's extrapolation (its progress comes as `Progress` with stage "extrapolate").
-    Extrapolated {
-        prior: Prior,
-        check: FitCheck,
-        curves: Curves,
+    /// A Plan room job's result (its progress comes as `Progress` with stage "plan").
+    Planned {
+        outcome: PlanOutcome,
         ms: f64,
     },
-    /// The Plan room's extrapolation failed: said in the room, the rest of the page is unaffected.
+    /// The Plan room's job failed: said in the room, the rest of the page is unaffected.
     PlanFailed {
         message: String,
     },
-    /// The workers were replaced (a Stop, new data, a worker that died) while an extrapolation
+    /// The workers were replaced (a Stop, new data, a worker that died) while a Plan room job
     /// ran: it will never be answered.
     PlanStopped,
     /// A user's file was refused; the page keeps what it showed (the pool has put the last good
@@ -97,7 +94,7 @@ enum Kind {
     Load,
     Compute,
     Items,
-    Extrapolate,
+    Plan,
 }
 
 /// The pool's requests. `P` is the load payload (a `JsValue` in the page, anything in tests).
@@ -108,10 +105,10 @@ pub struct Requests<P> {
     latest_load: u64,
     latest_compute: u64,
     latest_items: u64,
-    latest_extrapolate: u64,
-    /// Extrapolations sent to worker 0 and not answered (not counted by [`Requests::busy`]).
-    extrapolating: Vec<u64>,
-    /// An extrapolation was lost when the workers were replaced (the Plan room must be told).
+    latest_plan: u64,
+    /// Plan room jobs sent to worker 0 and not answered (not counted by [`Requests::busy`]).
+    planning: Vec<u64>,
+    /// A Plan room job was lost when the workers were replaced (the room must be told).
     plan_lost: bool,
     /// Loads whose answer the page must not see (a restore after a failure).
     quiet: Vec<u64>,
@@ -141,8 +138,8 @@ impl<P: Clone> Requests<P> {
             latest_load: 0,
             latest_compute: 0,
             latest_items: 0,
-            latest_extrapolate: 0,
-            extrapolating: Vec::new(),
+            latest_plan: 0,
+            planning: Vec::new(),
             plan_lost: false,
             quiet: Vec::new(),
             pending: None,
@@ -168,17 +165,17 @@ impl<P: Clone> Requests<P> {
     }
 
     /// Whether any worker has target-side work in flight (new heavy work then replaces the pool).
-    /// A running extrapolation does not count: the target side's parts queue behind it on worker
+    /// A running Plan room job does not count: the target side's parts queue behind it on worker
     /// 0 rather than kill it.
     pub fn busy(&self) -> bool {
-        let plan = self.extrapolating.len();
+        let plan = self.planning.len();
         self.outstanding
             .iter()
             .enumerate()
             .any(|(i, &n)| n > if i == 0 { plan } else { 0 })
     }
 
-    /// Whether an extrapolation was lost to a restart since the last call (then the Plan room is
+    /// Whether a Plan room job was lost to a restart since the last call (then the Plan room is
     /// told; its request will never be answered).
     pub fn take_plan_lost(&mut self) -> bool {
         std::mem::take(&mut self.plan_lost)
@@ -192,9 +189,9 @@ impl<P: Clone> Requests<P> {
     /// The workers were replaced: what they had in flight is gone. Returns the dataset to load
     /// into the new ones (the one loading, or else the last good one).
     pub fn restarted(&mut self) -> Option<Load<P>> {
-        if !std::mem::take(&mut self.extrapolating).is_empty() {
+        if !std::mem::take(&mut self.planning).is_empty() {
             self.plan_lost = true;
-            self.latest_extrapolate = self.latest_extrapolate.max(self.next_id);
+            self.latest_plan = self.latest_plan.max(self.next_id);
         }
         self.outstanding = vec![0; self.workers];
         self.loaded.clear();
@@ -266,12 +263,12 @@ impl<P: Clone> Requests<P> {
         id
     }
 
-    /// Registers an extrapolation (the Plan room) for worker 0; it cancels nothing.
-    pub fn extrapolate(&mut self) -> u64 {
+    /// Registers a Plan room job for worker 0; it cancels nothing.
+    pub fn plan(&mut self) -> u64 {
         let id = self.next_id();
-        self.latest_extrapolate = id;
-        self.extrapolating.push(id);
-        self.kinds.insert(id, Kind::Extrapolate);
+        self.latest_plan = id;
+        self.planning.push(id);
+        self.kinds.insert(id, Kind::Plan);
         self.outstanding[0] += 1;
         id
     }
@@ -281,7 +278,7 @@ impl<P: Clone> Requests<P> {
             Some(Kind::Load) => id == self.latest_load,
             Some(Kind::Compute) => id == self.latest_compute,
             Some(Kind::Items) => id == self.latest_items,
-            Some(Kind::Extrapolate) => id == self.latest_extrapolate,
+            Some(Kind::Plan) => id == self.latest_plan,
             None => false,
         }
     }
@@ -300,7 +297,7 @@ impl<P: Clone> Requests<P> {
             Response::Loaded { .. }
                 | Response::Curves { .. }
                 | Response::Items { .. }
-                | Response::Extrapolated { .. }
+                | Response::Planned { .. }
         ) {
             self.deaths = 0;
         }
@@ -391,29 +388,17 @@ impl<P: Clone> Requests<P> {
                 };
                 (Some(answer), Action::None)
             }
-            Response::Extrapolated {
-                id,
-                prior,
-                check,
-                curves,
-                ms,
-            } => {
+            Response::Planned { id, outcome, ms } => {
                 self.answered(worker);
-                self.extrapolating.retain(|&e| e != id);
-                if id != self.latest_extrapolate {
+                self.planning.retain(|&e| e != id);
+                if id != self.latest_plan {
                     return (None, Action::None);
                 }
-                let answer = Answer::Extrapolated {
-                    prior,
-                    check,
-                    curves,
-                    ms,
-                };
-                (Some(answer), Action::None)
+                (Some(Answer::Planned { outcome, ms }), Action::None)
             }
             Response::Error { id, message } => {
                 self.answered(worker);
-                self.extrapolating.retain(|&e| e != id);
+                self.planning.retain(|&e| e != id);
                 self.error(id, message)
             }
         }
@@ -439,7 +424,7 @@ impl<P: Clone> Requests<P> {
         if !self.is_latest(id) || self.quiet.contains(&id) {
             return (None, Action::None);
         }
-        if self.kinds.get(&id) == Some(&Kind::Extrapolate) {
+        if self.kinds.get(&id) == Some(&Kind::Plan) {
             return (Some(Answer::PlanFailed { message }), Action::None);
         }
         match failed_load {
@@ -469,7 +454,7 @@ impl<P: Clone> Requests<P> {
     fn forget_in_flight(&mut self) {
         self.latest_load = self.latest_load.max(self.next_id);
         self.latest_compute = self.latest_compute.max(self.next_id);
-        self.latest_extrapolate = self.latest_extrapolate.max(self.next_id);
+        self.latest_plan = self.latest_plan.max(self.next_id);
         self.next_id += 1;
     }
 

@@ -252,14 +252,9 @@ impl St {
     /// Applies one answer from the workers (always fresh: `Requests` dropped stale ones).
     pub fn on_answer(&self, a: Answer) {
         match a {
-            Answer::Progress { stage, done } if stage == "extrapolate" => self.plan.progress(done),
+            Answer::Progress { stage, done } if stage == "plan" => self.plan.progress(done),
             Answer::Progress { stage, done } => self.busy(&stage, done),
-            Answer::Extrapolated {
-                prior,
-                check,
-                curves,
-                ms,
-            } => self.plan.finished(prior, check, curves, ms),
+            Answer::Planned { outcome, ms } => self.plan.finished(outcome, ms),
             Answer::PlanFailed { message } => self
                 .plan
                 .status

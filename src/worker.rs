@@ -3,7 +3,7 @@
 //! stale computation by terminating the worker and starting a fresh one.
 
 use crate::limits;
-use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
+use crate::protocol::{Format, PlanJob, PlanOutcome, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{compute_repeats, item_draws};
 use annosat_core::extrapolate::extrapolate;
 use annosat_core::summary::Summary;
@@ -174,26 +174,21 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 }
             }
         }),
-        Request::Extrapolate { id, config } => TABLE.with(|c| match c.borrow().as_ref() {
+        Request::Plan { id, job } => TABLE.with(|c| match c.borrow().as_ref() {
             None => Response::Error {
                 id,
                 message: "no dataset loaded".into(),
             },
             Some(t) => {
                 let t0 = now_ms();
-                let mut p = progress(id, "extrapolate");
-                match extrapolate(t, &config, &mut |d, n| p(d as f64 / n as f64)) {
-                    Ok(e) => Response::Extrapolated {
+                let mut p = progress(id, "plan");
+                match plan(t, job, &mut |done| p(done)) {
+                    Ok(outcome) => Response::Planned {
                         id,
-                        prior: e.fit,
-                        check: e.check,
-                        curves: e.curves,
+                        outcome,
                         ms: now_ms() - t0,
                     },
-                    Err(e) => Response::Error {
-                        id,
-                        message: e.to_string(),
-                    },
+                    Err(message) => Response::Error { id, message },
                 }
             }
         }),
@@ -284,4 +279,35 @@ pub fn start() {
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
     post(&Response::Ready);
+}
+
+/// Runs one Plan room job on `t`.
+fn plan(
+    t: &annosat_core::VoteTable,
+    job: PlanJob,
+    progress: &mut dyn FnMut(f64),
+) -> Result<PlanOutcome, String> {
+    let mut counted = |d: u64, n: u64| progress(d as f64 / n.max(1) as f64);
+    match job {
+        PlanJob::Extrapolate(config) => {
+            let e = extrapolate(t, &config, &mut |d, n| counted(d as u64, n as u64))
+                .map_err(|e| e.to_string())?;
+            Ok(PlanOutcome::Extrapolated {
+                prior: e.fit,
+                check: e.check,
+                curves: e.curves,
+            })
+        }
+        PlanJob::Agree(config) => Ok(PlanOutcome::Agreement(annosat_core::agreement::agreement(
+            t,
+            &config,
+            &mut counted,
+        ))),
+        PlanJob::Adaptive { n0, seed } => {
+            let config = annosat_core::adaptive::AdaptiveConfig::defaults(t, n0, seed);
+            annosat_core::adaptive::simulate(t, &config, &mut counted)
+                .map(PlanOutcome::Adaptive)
+                .map_err(|e| e.to_string())
+        }
+    }
 }

@@ -349,10 +349,10 @@ fn a_worker_that_keeps_dying_is_not_restarted_forever() {
     assert!(matches!(r.worker_died("trap").1, Action::Respawn(Some(_))));
 }
 
-/// The Plan room's extrapolation: only the latest is answered, its failure is said in the room
-/// (the page's status keeps its curves), and stopping the work makes it stale.
+/// The Plan room's jobs: only the latest is answered, a failure is said in the room (the page's
+/// status keeps its curves), and stopping the work makes it stale.
 #[test]
-fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
+fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
     use annosat_core::extrapolate::{extrapolate, Components, ExtrapolateConfig, ReferenceVotes};
     let cfg = ExtrapolateConfig {
         reference_votes: ReferenceVotes::Votes(8),
@@ -364,33 +364,35 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
         components: Components::Fixed(1),
     };
     let e = extrapolate(&table(), &cfg, &mut |_, _| {}).unwrap();
-    let answer = |id| Response::Extrapolated {
+    let answer = |id| Response::Planned {
         id,
-        prior: e.fit.clone(),
-        check: e.check.clone(),
-        curves: e.curves.clone(),
+        outcome: crate::protocol::PlanOutcome::Extrapolated {
+            prior: e.fit.clone(),
+            check: e.check.clone(),
+            curves: e.curves.clone(),
+        },
         ms: 1.0,
     };
     let mut r = Requests::new(2);
     load_ok(&mut r, "d");
-    let (old, new) = (r.extrapolate(), r.extrapolate());
-    // An extrapolation alone does not make the pool busy: target-side work queues behind it.
+    let (old, new) = (r.plan(), r.plan());
+    // A Plan room job alone does not make the pool busy: target-side work queues behind it.
     assert!(!r.busy());
     assert_eq!(r.receive(0, answer(old)).0, None);
     let progress = Response::Progress {
         id: new,
-        stage: "extrapolate".into(),
+        stage: "plan".into(),
         done: 0.5,
     };
     assert!(matches!(
         r.receive(0, progress).0,
-        Some(Answer::Progress { ref stage, .. }) if stage == "extrapolate"
+        Some(Answer::Progress { ref stage, .. }) if stage == "plan"
     ));
     assert!(matches!(
         r.receive(0, answer(new)).0,
-        Some(Answer::Extrapolated { .. })
+        Some(Answer::Planned { .. })
     ));
-    let failing = r.extrapolate();
+    let failing = r.plan();
     assert_eq!(
         r.receive(0, error(failing, "no item has two or more votes"))
             .0,
@@ -398,7 +400,7 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
             message: "no item has two or more votes".into()
         })
     );
-    let stopped = r.extrapolate();
+    let stopped = r.plan();
     assert!(!r.take_plan_lost());
     let _ = r.cancel();
     assert!(
@@ -408,7 +410,7 @@ fn extrapolations_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
     assert!(!r.take_plan_lost(), "once");
     assert_eq!(r.receive(0, answer(stopped)).0, None);
     // Target-side work replacing the pool (a load while a computation runs) loses it too.
-    let lost = r.extrapolate();
+    let lost = r.plan();
     r.compute(2);
     assert!(r.busy());
     let _ = r.restarted();

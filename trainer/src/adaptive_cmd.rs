@@ -54,27 +54,15 @@ pub fn run(a: Args) -> Result<()> {
             policies.push(p);
         }
     }
-    let eligible = (0..table.num_items())
-        .filter(|&i| table.total(i) >= a.n0)
-        .count() as u32;
-    let budgets = if a.budgets.is_empty() {
-        let votes: u64 = (0..table.num_items())
-            .filter(|&i| table.total(i) >= a.n0)
-            .map(|i| table.total(i) as u64)
-            .sum();
-        let most = (votes / eligible.max(1) as u64) as u32;
-        (a.n0 + 1..=(2 * a.n0 + 10).min(most)).collect()
-    } else {
-        a.budgets.clone()
-    };
-    let cfg = AdaptiveConfig {
-        n0: a.n0,
-        budgets,
-        batch: a.batch.unwrap_or((eligible / 10).max(1)),
-        policies,
-        repeats: a.repeats,
-        seed: a.seed,
-    };
+    let mut cfg = AdaptiveConfig::defaults(&table, a.n0, a.seed);
+    cfg.policies = policies;
+    cfg.repeats = a.repeats;
+    if !a.budgets.is_empty() {
+        cfg.budgets = a.budgets.clone();
+    }
+    if let Some(b) = a.batch {
+        cfg.batch = b;
+    }
     let bar = crate::util::progress(
         (cfg.policies.len() * cfg.repeats as usize) as u64,
         "simulations",

@@ -64,6 +64,27 @@ pub struct AdaptiveConfig {
     pub seed: u64,
 }
 
+impl AdaptiveConfig {
+    /// The CLI's and the Plan room's defaults for `table`: budgets n0+1 up to 2·n0+10 votes per
+    /// item (or as far as the items' votes go), a tenth of the items per round, every policy,
+    /// 20 simulations.
+    pub fn defaults(table: &VoteTable, n0: u32, seed: u64) -> AdaptiveConfig {
+        let totals: Vec<u64> = (0..table.num_items())
+            .map(|i| table.total(i) as u64)
+            .filter(|&t| t >= n0 as u64)
+            .collect();
+        let most = (totals.iter().sum::<u64>() / (totals.len() as u64).max(1)) as u32;
+        AdaptiveConfig {
+            n0,
+            budgets: (n0 + 1..=(2 * n0 + 10).min(most)).collect(),
+            batch: (totals.len() as u32 / 10).max(1),
+            policies: Policy::ALL.to_vec(),
+            repeats: 20,
+            seed,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum AdaptiveError {
     #[error("n0 must be at least 1 (entropy variance needs 2: its prior is fitted to the first n0 votes)")]
@@ -76,6 +97,8 @@ pub enum AdaptiveError {
     BudgetTooLarge(u32, u32),
     #[error("batch and repeats must be at least 1")]
     Zero,
+    #[error("no budget to simulate: the items have no more than n0 = {0} votes on average")]
+    NoBudgets(u32),
     #[error("entropy variance's prior: {0}")]
     Prior(String),
 }
@@ -125,6 +148,9 @@ pub fn simulate(
     }
     if cfg.batch == 0 || cfg.repeats == 0 {
         return Err(AdaptiveError::Zero);
+    }
+    if cfg.budgets.is_empty() {
+        return Err(AdaptiveError::NoBudgets(cfg.n0));
     }
     let k = table.num_classes();
     let items: Vec<usize> = (0..table.num_items())

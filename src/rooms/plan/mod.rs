@@ -3,6 +3,7 @@
 //! curve worker): the fitted prior, its fit check, and the four metric panels, with a CSV export.
 
 pub mod state;
+mod tools;
 
 use crate::rooms::target::chart::{draw, H, W};
 use crate::state::{now_ms, St, REPEATS};
@@ -11,7 +12,7 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use state::PlanStatus;
+use state::{PlanStatus, Tool};
 
 #[component]
 pub fn PlanRoom() -> impl IntoView {
@@ -22,8 +23,10 @@ pub fn PlanRoom() -> impl IntoView {
             <code>"annosat extrapolate --check"</code>" measures the error on data that have the votes (README)."</p>
         </section>
         <Controls />
-        <PlanStatusLine />
+        <PlanStatusLine tool=Tool::Extrapolate />
         <Result />
+        <tools::AgreeCard />
+        <tools::AdaptiveCard />
     }
 }
 
@@ -64,60 +67,80 @@ fn Controls() -> impl IntoView {
     }
 }
 
+/// The status of the room's work, shown in the section of the tool it is about.
 #[component]
-fn PlanStatusLine() -> impl IntoView {
+pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
     let st = expect_context::<St>();
     let plan = st.plan;
+    let id = match tool {
+        Tool::Extrapolate => "plan-status",
+        Tool::Agree => "plan-status-agree",
+        Tool::Adaptive => "plan-status-adaptive",
+    };
+    let doing = match tool {
+        Tool::Extrapolate => "fitting the prior and extrapolating…",
+        Tool::Agree => "computing agreement and aggregation vs N…",
+        Tool::Adaptive => "simulating the allocation policies…",
+    };
     move || {
-        match plan.status.get() {
-        PlanStatus::Idle => plan.result.get().map(|r| {
-            let text = format!(
-                "Computed in {:.1} s in one worker: {REPEATS} repeats over {} posterior draws, seed {}.",
-                r.ms / 1000.0,
-                state::DRAWS,
-                r.seed
-            );
-            view! { <p class="status" id="plan-status" data-state="idle">{text}</p> }.into_any()
-        }),
-        PlanStatus::Busy { done, since } => {
-            let left = {
-                let elapsed = (now_ms() - since) / 1000.0;
-                if (0.02..1.0).contains(&done) && elapsed > 1.0 {
-                    format!(" · about {:.0} s left", (elapsed * (1.0 - done) / done).max(1.0))
-                } else {
-                    String::new()
-                }
-            };
-            let stop = move |_| {
-                crate::bridge::cancel();
-                plan.status.set(PlanStatus::Stopped);
-                // The target side's work, if any, went with the workers: say so there too.
-                if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
-                    st.status.set(crate::state::Status::Stopped(
-                        "Stopped with the extrapolation: the curves shown are from before.".into(),
-                    ));
-                }
-            };
-            Some(
-                view! {
-                    <p class="status" id="plan-status" data-state="busy">
-                        {format!("fitting the prior and extrapolating… {:.0}%{left}", done * 100.0)}
-                        <progress max="1" value=done></progress>
-                        <button id="plan-stop" class="link" on:click=stop>"Stop"</button>
-                    </p>
-                }
-                .into_any(),
-            )
+        if plan.tool.get() != tool {
+            return None;
         }
-        PlanStatus::Stopped => Some(
-            view! { <p class="status" id="plan-status" data-state="stopped">"Stopped; nothing new was extrapolated."</p> }
-                .into_any(),
-        ),
-        PlanStatus::Failed(e) => Some(
-            view! { <p class="error" id="plan-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }
-                .into_any(),
-        ),
-    }
+        match plan.status.get() {
+            PlanStatus::Idle => {
+                let (ms, seed, what) = match tool {
+                    Tool::Extrapolate => plan.result.get().map(|r| {
+                        (r.ms, r.seed, format!("{REPEATS} repeats over {} posterior draws", state::DRAWS))
+                    })?,
+                    Tool::Agree => plan.agreement.get().map(|r| {
+                        (r.ms, r.seed, format!("{} repeats per N", r.value.alpha.repeats))
+                    })?,
+                    Tool::Adaptive => plan.adaptive.get().map(|r| {
+                        (r.ms, r.seed, format!("{} simulations per policy", r.value.config.repeats))
+                    })?,
+                };
+                let text = format!("Computed in {:.1} s in one worker: {what}, seed {seed}.", ms / 1000.0);
+                Some(view! { <p class="status" id=id data-state="idle">{text}</p> }.into_any())
+            }
+            PlanStatus::Busy { done, since } => {
+                let left = {
+                    let elapsed = (now_ms() - since) / 1000.0;
+                    if (0.02..1.0).contains(&done) && elapsed > 1.0 {
+                        format!(" · about {:.0} s left", (elapsed * (1.0 - done) / done).max(1.0))
+                    } else {
+                        String::new()
+                    }
+                };
+                let stop = move |_| {
+                    crate::bridge::cancel();
+                    plan.status.set(PlanStatus::Stopped);
+                    // The target side's work, if any, went with the workers: say so there too.
+                    if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
+                        st.status.set(crate::state::Status::Stopped(
+                            "Stopped with the Plan room's work: the curves shown are from before.".into(),
+                        ));
+                    }
+                };
+                Some(
+                    view! {
+                        <p class="status" id=id data-state="busy">
+                            {format!("{doing} {:.0}%{left}", done * 100.0)}
+                            <progress max="1" value=done></progress>
+                            <button class="link plan-stop" id=format!("{id}-stop") on:click=stop>"Stop"</button>
+                        </p>
+                    }
+                    .into_any(),
+                )
+            }
+            PlanStatus::Stopped => Some(
+                view! { <p class="status" id=id data-state="stopped">"Stopped; nothing new was computed."</p> }
+                    .into_any(),
+            ),
+            PlanStatus::Failed(e) => Some(
+                view! { <p class="error" id=id data-state="error" role="alert"><bdi>{e}</bdi></p> }
+                    .into_any(),
+            ),
+        }
     }
 }
 

@@ -1,5 +1,8 @@
 //! The Plan room's signals and its requests (kept in the page's `St`, so worker answers reach them).
 
+use annosat_app::protocol::{PlanJob, PlanOutcome};
+use annosat_core::adaptive::AdaptiveResult;
+use annosat_core::agreement::{AgreeConfig, Agreement, DsConfig, Level};
 use annosat_core::curves::{CurveConfig, Curves, Reference};
 use annosat_core::extrapolate::{
     check::FitCheck, Components, ExtrapolateConfig, Prior, ReferenceVotes,
@@ -13,6 +16,14 @@ pub const DEFAULT_VOTES: u32 = 100;
 /// Posterior tables the repeats are spread over (as `annosat extrapolate`'s default).
 pub const DRAWS: u32 = 10;
 
+/// The room's three tools (one runs at a time, in the first curve worker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Extrapolate,
+    Agree,
+    Adaptive,
+}
+
 /// One finished extrapolation, and what it was asked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanResult {
@@ -24,6 +35,27 @@ pub struct PlanResult {
     pub votes: Option<u32>,
     /// The seed it was computed with (the page's may have changed since).
     pub seed: u64,
+}
+
+/// A finished agreement or adaptive run, its time and seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Done<T> {
+    pub value: T,
+    pub ms: f64,
+    pub seed: u64,
+}
+
+/// Votes per item every item starts with in the adaptive simulation (the CLI's default).
+pub const DEFAULT_N0: u32 = 3;
+
+/// The agreement curves' N: every N to 20, then every 10th, and the most votes an item has.
+pub fn agree_grid(max_votes: u32) -> Vec<u32> {
+    let mut g: Vec<u32> = (1..=max_votes.min(20)).collect();
+    g.extend((30..max_votes).step_by(10));
+    if max_votes > 20 {
+        g.push(max_votes);
+    }
+    g
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +74,14 @@ pub struct PlanSt {
     /// Dirichlets in the prior; 0 lets BIC choose.
     pub components: RwSignal<u32>,
     pub status: RwSignal<PlanStatus>,
+    /// The tool the status is about (the one running, or the last one run).
+    pub tool: RwSignal<Tool>,
     pub result: RwSignal<Option<Arc<PlanResult>>>,
+    /// α's level: "nominal", "ordinal" (the classes in the file's order) or "interval".
+    pub level: RwSignal<&'static str>,
+    pub agreement: RwSignal<Option<Arc<Done<Agreement>>>>,
+    pub n0: RwSignal<u32>,
+    pub adaptive: RwSignal<Option<Arc<Done<AdaptiveResult>>>>,
     /// M' and seed of the request in flight (what the answer will be for).
     asked: RwSignal<Option<(u32, u64)>>,
 }
@@ -53,7 +92,12 @@ impl PlanSt {
             votes: RwSignal::new(DEFAULT_VOTES),
             components: RwSignal::new(0),
             status: RwSignal::new(PlanStatus::Idle),
+            tool: RwSignal::new(Tool::Extrapolate),
             result: RwSignal::new(None),
+            level: RwSignal::new("nominal"),
+            agreement: RwSignal::new(None),
+            n0: RwSignal::new(DEFAULT_N0),
+            adaptive: RwSignal::new(None),
             asked: RwSignal::new(None),
         }
     }
@@ -87,12 +131,52 @@ impl PlanSt {
 
     pub fn start(&self, repeats: u32, seed: u64) {
         let votes = self.votes.get_untracked();
+        self.send(
+            Tool::Extrapolate,
+            votes,
+            seed,
+            PlanJob::Extrapolate(self.config(repeats, seed)),
+        );
+    }
+
+    /// Agreement vs N on a table whose most votes per item is `max_votes` and whose classes are
+    /// `classes` (interval α needs them numeric: the caller offers it only then).
+    pub fn start_agree(&self, classes: &[String], max_votes: u32, repeats: u32, seed: u64) {
+        let level = match self.level.get_untracked() {
+            "ordinal" => Level::Ordinal {
+                order: (0..classes.len()).collect(),
+            },
+            "interval" => Level::Interval {
+                values: classes
+                    .iter()
+                    .map(|c| c.trim().parse().unwrap_or(f64::NAN))
+                    .collect(),
+            },
+            _ => Level::Nominal,
+        };
+        let config = AgreeConfig {
+            level,
+            grid: agree_grid(max_votes),
+            repeats,
+            seed,
+            ds: DsConfig::default(),
+        };
+        self.send(Tool::Agree, 0, seed, PlanJob::Agree(config));
+    }
+
+    /// The adaptive simulation with `annosat adaptive`'s defaults for the table and `n0`.
+    pub fn start_adaptive(&self, n0: u32, seed: u64) {
+        self.send(Tool::Adaptive, 0, seed, PlanJob::Adaptive { n0, seed });
+    }
+
+    fn send(&self, tool: Tool, votes: u32, seed: u64, job: PlanJob) {
         self.asked.set(Some((votes, seed)));
+        self.tool.set(tool);
         self.status.set(PlanStatus::Busy {
             done: 0.0,
             since: crate::state::now_ms(),
         });
-        crate::bridge::extrapolate(self.config(repeats, seed));
+        crate::bridge::plan(job);
     }
 
     pub fn progress(&self, done: f64) {
@@ -103,16 +187,28 @@ impl PlanSt {
         self.status.set(PlanStatus::Busy { done, since });
     }
 
-    pub fn finished(&self, prior: Prior, check: FitCheck, curves: Curves, ms: f64) {
+    pub fn finished(&self, outcome: PlanOutcome, ms: f64) {
         let (votes, seed) = self.asked.get_untracked().unwrap_or((0, 0));
-        self.result.set(Some(Arc::new(PlanResult {
-            prior,
-            check,
-            curves,
-            ms,
-            votes: (votes > 0).then_some(votes),
-            seed,
-        })));
+        match outcome {
+            PlanOutcome::Extrapolated {
+                prior,
+                check,
+                curves,
+            } => self.result.set(Some(Arc::new(PlanResult {
+                prior,
+                check,
+                curves,
+                ms,
+                votes: (votes > 0).then_some(votes),
+                seed,
+            }))),
+            PlanOutcome::Agreement(value) => {
+                self.agreement.set(Some(Arc::new(Done { value, ms, seed })))
+            }
+            PlanOutcome::Adaptive(value) => {
+                self.adaptive.set(Some(Arc::new(Done { value, ms, seed })))
+            }
+        }
         self.status.set(PlanStatus::Idle);
     }
 
@@ -120,7 +216,7 @@ impl PlanSt {
     pub fn interrupted(&self) {
         if matches!(self.status.get_untracked(), PlanStatus::Busy { .. }) {
             self.status.set(PlanStatus::Failed(
-                "The extrapolation was stopped: the workers were restarted for other work (a Stop, new data, or a worker that failed). Press Extrapolate again.".into(),
+                "Stopped: the workers were restarted for other work (a Stop, new data, or a worker that failed). Press the button again.".into(),
             ));
         }
     }
@@ -128,6 +224,8 @@ impl PlanSt {
     /// New data: what was extrapolated belonged to the old.
     pub fn clear(&self) {
         self.result.set(None);
+        self.agreement.set(None);
+        self.adaptive.set(None);
         if matches!(self.status.get_untracked(), PlanStatus::Busy { .. }) {
             self.status.set(PlanStatus::Idle);
         }

@@ -25,7 +25,7 @@ pub fn title(m: Metric) -> &'static str {
     }
 }
 
-fn y_desc(m: Metric) -> &'static str {
+pub(crate) fn y_desc(m: Metric) -> &'static str {
     match m {
         Metric::Jsd => "JS distance (nats, sqrt)",
         Metric::EntropyCorr => "Pearson r",

@@ -1,0 +1,93 @@
+// The Plan room's agreement and adaptive-allocation tools in real headless Chromium: their CSV
+// exports equal `annosat agree` and `annosat adaptive` on the same data, byte for byte (same core
+// code, libm's math on both sides), on an upload with annotator ids (Dawid–Skene runs), on
+// ordered classes (interval α) and on the bundled default dataset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, browser, openApp, idle, shots } from './harness.mjs';
+
+let server, ctx;
+before(async () => { server = await serve(); ctx = await browser(); });
+after(async () => { await ctx?.close(); await server?.close(); });
+
+function cli(args) {
+  const bin = process.env.ANNOSAT_CLI;
+  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
+  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+function data(...parts) {
+  const dir = process.env.ANNOSAT_DATA;
+  if (!dir) throw new Error('set ANNOSAT_DATA (scripts/test.sh does)');
+  return path.join(dir, ...parts);
+}
+
+async function download(page, button) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return fs.readFileSync(await d.path(), 'utf8');
+}
+
+async function upload(page, file) {
+  await page.setInputFiles('#upload', file);
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  await page.click('#tab-plan');
+}
+
+test('agreement vs N on an upload with annotator ids equals annosat agree, Dawid–Skene included', async () => {
+  const rte = data('snow2008_rte', 'annotations.csv');
+  const page = await openApp(ctx, server.url);
+  await upload(page, rte);
+  await page.click('#agree-run');
+  await page.locator('#plan-status-agree[data-state="idle"]').waitFor({ timeout: 120_000 });
+  const csv = await download(page, '#agree-csv');
+  assert.equal(csv, cli(['agree', '--votes', rte]));
+  assert.match(csv, /\n10,dawid_skene_match,1,1,1\n/);
+  assert.match(await page.locator('#agree-full').textContent(), /Dawid–Skene on all votes: \d+ EM rounds, converged/);
+  assert.equal(await page.locator('#agree-canvas').count(), 1);
+  await page.locator('#agree').screenshot({ path: path.join(shots, 'plan-agree.png') });
+  assert.deepEqual(page.errors, []);
+});
+
+test('interval α on 1–5 ratings equals annosat agree --level interval', async () => {
+  const pq = data('popquorn_offensiveness', 'votes.csv');
+  const page = await openApp(ctx, server.url);
+  await upload(page, pq);
+  await page.selectOption('#agree-level', 'interval');
+  await page.click('#agree-run');
+  await page.locator('#plan-status-agree[data-state="idle"]').waitFor({ timeout: 120_000 });
+  const csv = await download(page, '#agree-csv');
+  assert.equal(csv, cli(['agree', '--votes', pq, '--level', 'interval']));
+  assert.match(await page.locator('#agree-full').textContent(), /α \(interval\) of all votes/);
+  assert.match(await page.locator('#agree-full').textContent(), /No annotator ids/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the adaptive simulation on the default dataset equals annosat adaptive; a budget it cannot pay is refused in the room', async () => {
+  const page = await openApp(ctx, server.url, '?room=plan');
+  await page.locator('#adaptive-run').waitFor();
+  await idle(page);
+  await page.click('#adaptive-run');
+  await page.locator('#plan-status-adaptive[data-state="idle"]').waitFor({ timeout: 120_000 });
+  const csv = await download(page, '#adaptive-csv');
+  assert.equal(csv, cli(['adaptive', '--votes', data('chaosnli_snli', 'votes.csv')]));
+  const lines = await page.locator('#adaptive-summary li').allTextContents();
+  assert.equal(lines.length, 8);
+  assert.match(lines.join('\n'), /disagreement vs uniform, majority_agreement: better at budgets \d/);
+  assert.equal(await page.locator('#adaptive-charts canvas').count(), 4);
+  await page.locator('#adaptive').screenshot({ path: path.join(shots, 'plan-adaptive.png') });
+  // n0 above every item's vote count: the worker's reason, in the room.
+  const ones = 'item_id,a,b\n' + Array.from({ length: 30 }, (_, i) => `i${i},${1 + (i % 2)},1`).join('\n') + '\n';
+  await page.setInputFiles('#upload', { name: 'few.csv', mimeType: 'text/csv', buffer: Buffer.from(ones) });
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  await page.fill('#adaptive-n0', '5');
+  await page.press('#adaptive-n0', 'Enter');
+  await page.click('#adaptive-run');
+  await page.locator('#plan-status-adaptive[data-state="error"]').waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#plan-status-adaptive').textContent(), /no item has 5 votes|no budget/);
+  assert.deepEqual(page.errors, []);
+});
