@@ -3,7 +3,9 @@
 # runs of the CLI, so the numbers there are this run's:
 #   agree:    α and majority vote vs N on ChaosNLI-SNLI (counts), Dawid–Skene on RTE (Snow et al.
 #             2008, annotator ids), and α of PopQuorn's 1–5 ratings at each level;
-#   adaptive: the three allocation policies on ChaosNLI-SNLI (100 votes per item) and RTE (10).
+#   adaptive: the three allocation policies on ChaosNLI-SNLI (100 votes per item) and RTE (10);
+#   plan:     the budget planner on ChaosNLI-SNLI's committed head features (needs the CLI with
+#             candle, the default build).
 #   scripts/readme-plan-examples.sh    (needs the CLI: cargo build --profile native -p annosat-trainer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,3 +81,26 @@ for name, title, cmd in (
 PY
 python3 scripts/bench_readme.py --block adaptive "$tmp/adaptive.md" README.md
 echo "README's adaptive block rewritten"
+
+# --- annosat plan ---
+feats=public/models/chaosnli_snli/features.safetensors
+"$bin" plan --votes "$snli" --head-features "$feats" >"$tmp/plan.csv" 2>"$tmp/plan.log"
+python3 - "$tmp" >"$tmp/plan.md" <<'PY'
+import csv, sys
+tmp = sys.argv[1]
+rows = list(csv.DictReader(open(f"{tmp}/plan.csv")))
+budgets = list(dict.fromkeys(r["budget"] for r in rows))
+print("`annosat plan --votes …/chaosnli_snli/votes.csv --head-features public/models/chaosnli_snli/features.safetensors`")
+print("(budgets 1, 3 and 10 times the training items; 5 model seeds; test-set means, in brackets the")
+print("lowest and highest over seeds):\n")
+print("| budget | items × N | KL | entropy corr. | accuracy |")
+print("|---|---|---|---|---|")
+get = {(r["budget"], r["items"], r["n"], r["metric"]): r for r in rows}
+for b in budgets:
+    for (bb, i, n) in dict.fromkeys((r["budget"], r["items"], r["n"]) for r in rows if r["budget"] == b):
+        cell = lambda m, d: f"{float(get[(bb, i, n, m)]['mean']):.{d}f} ({float(get[(bb, i, n, m)]['lo']):.{d}f}–{float(get[(bb, i, n, m)]['hi']):.{d}f})"
+        print(f"| {int(b):,} | {int(i):,} × {n} | {cell('kl', 4)} | {cell('entropy_corr', 3)} | {cell('accuracy', 3)} |")
+print("\n```\n" + open(f"{tmp}/plan.log").read().strip() + "\n```")
+PY
+python3 scripts/bench_readme.py --block plan "$tmp/plan.md" README.md
+echo "README's plan block rewritten"

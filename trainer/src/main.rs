@@ -23,6 +23,8 @@ mod features_cmd;
 mod finetune_cmd;
 #[cfg(feature = "models")]
 mod finetune_top_cmd;
+#[cfg(feature = "models")]
+mod plan_cmd;
 mod pool_cmd;
 mod repro_cmd;
 #[cfg(feature = "models")]
@@ -79,6 +81,10 @@ enum Command {
     /// Train MLP heads on cached features for every arm × N × seed × split; export for the app.
     #[cfg(feature = "models")]
     Sweep(sweep::Args),
+    /// The budget planner: for each total of votes, heads trained on more items × fewer votes or
+    /// fewer × more, scored on the test items; the best N per budget and metric.
+    #[cfg(feature = "models")]
+    Plan(plan_cmd::Args),
     /// Fine-tune the whole encoder plus a head on N-vote targets (CPU, or CUDA with --features cuda).
     #[cfg(feature = "models")]
     Finetune(finetune_cmd::Args),
@@ -118,6 +124,8 @@ fn main() -> ExitCode {
         Command::Embed(a) => embed_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Sweep(a) => sweep::run(a),
+        #[cfg(feature = "models")]
+        Command::Plan(a) => plan_cmd::run(a),
         Command::Repro(a) => repro_cmd::run(a),
         Command::Pool(a) => pool_cmd::run(a),
         #[cfg(feature = "models")]

@@ -1,0 +1,197 @@
+//! The budget planner's model side (`annosat plan`): with a fixed number of votes B, is a model
+//! better trained on more items with fewer votes each, or fewer items with more? Each point
+//! trains the sweep's head (same features, MLP, optimiser, early stopping on the validation
+//! items' p_N) on I = ⌊B / N⌋ training items with soft targets from N votes each, and scores its
+//! test-set predictions against all of the test items' votes, like every model-side number.
+//!
+//! Subsets are nested (the first I items of one seeded order of the training split), so a larger
+//! I only adds items; an item's N votes are the first N of its seeded vote order (nested in N), as
+//! in the sweep. Heads with the same I share one training call (stacked). Validation and test
+//! items are the split's, whatever I is.
+
+use crate::arms;
+use crate::eval::{self, Metrics};
+use crate::group::Dataset;
+use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
+use crate::split::group_split;
+use annosat_core::sample;
+use anyhow::Result;
+use candle_core::Device;
+
+const PURPOSE_SUBSET: u64 = 0xB0_1;
+
+/// One trained point.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct BudgetPoint {
+    pub budget: u64,
+    pub items: usize,
+    pub n: u32,
+    pub split_seed: u64,
+    pub model_seed: u64,
+    pub best_epoch: usize,
+    pub metrics: Metrics,
+}
+
+/// The (budget, items, n) points of `budgets` × `ns` that fit: at least `min_items` and at most
+/// the training split's items, N at most the most votes an item has.
+pub fn grid(
+    budgets: &[u64],
+    ns: &[u32],
+    train_items: usize,
+    max_votes: u32,
+    min_items: usize,
+) -> Vec<(u64, usize, u32)> {
+    let mut out = Vec::new();
+    for &b in budgets {
+        for &n in ns {
+            let i = (b / n as u64) as usize;
+            if n >= 1 && n <= max_votes && i >= min_items && i <= train_items {
+                out.push((b, i, n));
+            }
+        }
+    }
+    out
+}
+
+/// Targets that do not change between epochs.
+struct Static(Vec<f32>);
+
+impl TrainTargets for Static {
+    fn fill(&mut self, _epoch: usize, out: &mut [f32]) {
+        out.copy_from_slice(&self.0);
+    }
+}
+
+/// p_N of each row: the share of each class among the item's first N votes (all of them when it
+/// has fewer), for each N: `(ns, rows, K)`.
+fn soft(ns: &[u32], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
+    let mut out = vec![0f32; ns.len() * rows.len() * k];
+    for (h, &n) in ns.iter().enumerate() {
+        for (j, &item) in rows.iter().enumerate() {
+            let votes = &orders[item][..(n as usize).min(orders[item].len())];
+            let row = &mut out[(h * rows.len() + j) * k..(h * rows.len() + j + 1) * k];
+            for &v in votes {
+                row[v as usize] += 1.0;
+            }
+            let t = votes.len().max(1) as f32;
+            for x in row.iter_mut() {
+                *x /= t;
+            }
+        }
+    }
+    out
+}
+
+/// Trains every point of `points` for one (split seed, model seed); `progress(done, total)` after
+/// each training call.
+pub fn train_points(
+    prep: &Dataset,
+    hc: &HeadConfig,
+    points: &[(u64, usize, u32)],
+    split_seed: u64,
+    model_seed: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<BudgetPoint>> {
+    let k = prep.classes.len();
+    let n_items = prep.item_ids.len();
+    let parts = group_split(n_items, split_seed, prep.folds);
+    let orders: Vec<Vec<u16>> = (0..n_items)
+        .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
+        .collect();
+    // One seeded order of the training items: subsets are its prefixes.
+    let mut train = parts[0].clone();
+    let len = train.len();
+    let mut rng = sample::stream(split_seed, PURPOSE_SUBSET, model_seed, 0);
+    sample::partial_shuffle(&mut train, len, &mut rng);
+    let human: Vec<f64> = parts[2]
+        .iter()
+        .flat_map(|&i| prep.reference[i * k..(i + 1) * k].iter().copied())
+        .collect();
+    let mut sizes: Vec<usize> = points.iter().map(|p| p.1).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut out = Vec::new();
+    for (done, &items) in sizes.iter().enumerate() {
+        let here: Vec<&(u64, usize, u32)> = points.iter().filter(|p| p.1 == items).collect();
+        let ns: Vec<u32> = here.iter().map(|p| p.2).collect();
+        let subset = train[..items].to_vec();
+        let split = [subset.clone(), parts[1].clone(), parts[2].clone()];
+        let inputs = Inputs::new(&prep.head.values, prep.head.width, &split, k, &Device::Cpu)?;
+        let mut targets = Static(soft(&ns, &subset, &orders, k));
+        let val = soft(&ns, &parts[1], &orders, k);
+        let outs = mlp::train(
+            hc,
+            &inputs,
+            ns.len(),
+            &mut targets,
+            &val,
+            split_seed,
+            model_seed,
+            |_| {},
+        )?;
+        for (p, o) in here.iter().zip(&outs) {
+            let probs = eval::softmax(&o.test_logits, k, 1.0);
+            out.push(BudgetPoint {
+                budget: p.0,
+                items: p.1,
+                n: p.2,
+                split_seed,
+                model_seed,
+                best_epoch: o.best_epoch,
+                metrics: eval::metrics(&probs, &human, k),
+            });
+        }
+        progress(done + 1, sizes.len());
+    }
+    Ok(out)
+}
+
+/// The constant predictor: every test item gets the mean of all training items' full-vote
+/// distributions (what a model that learned nothing from the features could do at best).
+pub fn constant_baseline(prep: &Dataset, split_seed: u64) -> Metrics {
+    let k = prep.classes.len();
+    let parts = group_split(prep.item_ids.len(), split_seed, prep.folds);
+    let mut mean = vec![0f64; k];
+    for &i in &parts[0] {
+        for (m, x) in mean.iter_mut().zip(prep.pool.distribution(i)) {
+            *m += x / parts[0].len() as f64;
+        }
+    }
+    let pred: Vec<f64> = parts[2].iter().flat_map(|_| mean.clone()).collect();
+    let human: Vec<f64> = parts[2]
+        .iter()
+        .flat_map(|&i| prep.reference[i * k..(i + 1) * k].iter().copied())
+        .collect();
+    eval::metrics(&pred, &human, k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_keeps_what_fits() {
+        let g = grid(&[1000, 100], &[1, 5, 10, 200], 500, 100, 10);
+        // 1000/1 = 1000 items > 500; 1000/200: N above the votes; 100/10 = 10 items is the least.
+        assert_eq!(
+            g,
+            vec![
+                (1000, 200, 5),
+                (1000, 100, 10),
+                (100, 100, 1),
+                (100, 20, 5),
+                (100, 10, 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn soft_targets_are_vote_shares_of_the_first_n() {
+        let orders = vec![vec![0u16, 1, 1, 2], vec![2u16]];
+        let t = soft(&[2, 10], &[0, 1], &orders, 3);
+        assert_eq!(
+            t,
+            vec![0.5, 0.5, 0.0, 0.0, 0.0, 1.0, 0.25, 0.5, 0.25, 0.0, 0.0, 1.0]
+        );
+    }
+}
