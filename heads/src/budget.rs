@@ -18,7 +18,7 @@ use annosat_core::sample;
 use anyhow::Result;
 use candle_core::Device;
 
-const PURPOSE_SUBSET: u64 = 0xB0_1;
+const PURPOSE_SUBSET: u64 = 0x0B01;
 
 /// One trained point.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -25,9 +25,10 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
     ]))
     .unwrap();
     // N = 2000 needs more votes than an item has: three (items, N) points × two seeds.
-    let points = out["points"].as_array().unwrap();
-    assert_eq!(points.len(), 6);
-    for p in points {
+    assert_eq!(out["points"].as_array().unwrap().len(), 3);
+    let runs = out["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for p in runs {
         assert_eq!(
             p["items"].as_u64().unwrap() * p["n"].as_u64().unwrap(),
             1000
@@ -42,7 +43,7 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
         .unwrap();
     assert_eq!(best["budget"], 1000);
     assert!(
-        best["mean"].as_f64().unwrap() < constant,
+        best["spread"]["mean"].as_f64().unwrap() < constant,
         "best KL {best} vs the constant predictor's {constant}"
     );
 }

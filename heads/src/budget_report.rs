@@ -1,0 +1,259 @@
+//! The budget planner end to end, for the CLI (`annosat plan`) and the app's model worker alike:
+//! which points to train, every seed's run, the constant predictor, and what the user reads —
+//! each point's mean and range over seeds, the best point per budget and metric (the frontier),
+//! and one sentence per budget.
+
+use crate::budget::{constant_baseline, grid, train_points, BudgetPoint};
+use crate::eval::Metrics;
+use crate::group::Dataset;
+use crate::mlp::HeadConfig;
+use crate::split::group_split;
+use anyhow::{bail, Result};
+use serde::{Deserialize, Serialize};
+
+/// What to plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BudgetConfig {
+    /// Total votes; empty: 1, 3 and 10 times the training items.
+    pub budgets: Vec<u64>,
+    pub ns: Vec<u32>,
+    /// Model seeds 0..seeds per point.
+    pub seeds: u64,
+    pub split_seed: u64,
+    pub min_items: usize,
+}
+
+impl Default for BudgetConfig {
+    /// `annosat plan`'s defaults.
+    fn default() -> Self {
+        BudgetConfig {
+            budgets: Vec::new(),
+            ns: vec![1, 2, 3, 5, 10, 20, 50, 100],
+            seeds: 5,
+            split_seed: 42,
+            min_items: 20,
+        }
+    }
+}
+
+/// The metrics the planner reports, and whether lower is better.
+pub const METRICS: [(&str, bool); 4] = [
+    ("kl", true),
+    ("jsd", true),
+    ("entropy_corr", false),
+    ("accuracy", false),
+];
+
+fn value(m: &Metrics, metric: &str) -> f64 {
+    match metric {
+        "kl" => m.kl,
+        "jsd" => m.jsd,
+        "entropy_corr" => m.entropy_corr.unwrap_or(f64::NAN),
+        _ => m.accuracy,
+    }
+}
+
+/// A point's metric over seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// The best point of one budget for one metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Best {
+    pub budget: u64,
+    pub metric: String,
+    pub items: usize,
+    pub n: u32,
+    pub spread: Spread,
+    /// Other points of the budget whose mean lies within the best's range, as "I × N".
+    pub within_range: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BudgetReport {
+    pub config: BudgetConfig,
+    pub train_items: usize,
+    /// Every (budget, items, N) trained.
+    pub points: Vec<(u64, usize, u32)>,
+    /// Every seed's run of every point.
+    pub runs: Vec<BudgetPoint>,
+    pub constant: Metrics,
+    pub frontier: Vec<Best>,
+}
+
+/// Trains every point for every seed; `progress(done, total)` over all training calls.
+pub fn plan(
+    prep: &Dataset,
+    cfg: &BudgetConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BudgetReport> {
+    if cfg.seeds == 0 {
+        bail!("seeds must be at least 1");
+    }
+    let max_votes = (0..prep.pool.num_items())
+        .map(|i| prep.pool.total(i))
+        .max()
+        .unwrap_or(0);
+    let train_items = group_split(prep.item_ids.len(), cfg.split_seed, prep.folds)[0].len();
+    let mut config = cfg.clone();
+    if config.budgets.is_empty() {
+        config.budgets = [1, 3, 10].iter().map(|f| f * train_items as u64).collect();
+    }
+    let points = grid(
+        &config.budgets,
+        &config.ns,
+        train_items,
+        max_votes,
+        config.min_items,
+    );
+    if points.is_empty() {
+        bail!(
+            "no (items, N) fits: each budget / N must be between {} and the {train_items} training items, N at most {max_votes} votes",
+            config.min_items
+        );
+    }
+    let calls = {
+        let mut s: Vec<usize> = points.iter().map(|p| p.1).collect();
+        s.sort_unstable();
+        s.dedup();
+        s.len()
+    };
+    let total = calls * config.seeds as usize;
+    let mut runs = Vec::new();
+    for seed in 0..config.seeds {
+        let before = seed as usize * calls;
+        runs.extend(train_points(
+            prep,
+            &HeadConfig::default(),
+            &points,
+            config.split_seed,
+            seed,
+            &mut |d, _| progress(before + d, total),
+        )?);
+    }
+    let constant = constant_baseline(prep, config.split_seed);
+    let mut report = BudgetReport {
+        config,
+        train_items,
+        points,
+        runs,
+        constant,
+        frontier: Vec::new(),
+    };
+    report.frontier = report.best_points();
+    Ok(report)
+}
+
+impl BudgetReport {
+    /// A point's metric over seeds (NaN where every seed's is undefined).
+    pub fn spread(&self, (b, i, n): (u64, usize, u32), metric: &str) -> Spread {
+        let v: Vec<f64> = self
+            .runs
+            .iter()
+            .filter(|p| p.budget == b && p.items == i && p.n == n)
+            .map(|p| value(&p.metrics, metric))
+            .filter(|x| !x.is_nan())
+            .collect();
+        Spread {
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            lo: v.iter().copied().fold(f64::INFINITY, f64::min),
+            hi: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+
+    fn best_points(&self) -> Vec<Best> {
+        let mut out = Vec::new();
+        for &b in &self.config.budgets {
+            let here: Vec<(u64, usize, u32)> =
+                self.points.iter().copied().filter(|p| p.0 == b).collect();
+            for (metric, lower) in METRICS {
+                let scored: Vec<((u64, usize, u32), Spread)> = here
+                    .iter()
+                    .map(|&p| (p, self.spread(p, metric)))
+                    .filter(|(_, s)| s.mean.is_finite())
+                    .collect();
+                let best = scored.iter().min_by(|x, y| {
+                    let (a, b) = (x.1.mean, y.1.mean);
+                    if lower {
+                        a.total_cmp(&b)
+                    } else {
+                        b.total_cmp(&a)
+                    }
+                });
+                if let Some(&((_, items, n), s)) = best {
+                    let within_range = scored
+                        .iter()
+                        .filter(|(p, x)| p.2 != n && (s.lo..=s.hi).contains(&x.mean))
+                        .map(|(p, _)| format!("{} × {}", p.1, p.2))
+                        .collect();
+                    out.push(Best {
+                        budget: b,
+                        metric: metric.to_string(),
+                        items,
+                        n,
+                        spread: s,
+                        within_range,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Budgets no point fits.
+    pub fn skipped(&self) -> Vec<u64> {
+        let b = &self.config.budgets;
+        b.iter()
+            .copied()
+            .filter(|x| !self.points.iter().any(|p| p.0 == *x))
+            .collect()
+    }
+
+    /// `budget,items,n,metric,mean,lo,hi` (lo/hi: lowest and highest over seeds).
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from("budget,items,n,metric,mean,lo,hi\n");
+        for &(b, i, n) in &self.points {
+            for (metric, _) in METRICS {
+                let x = self.spread((b, i, n), metric);
+                s += &format!("{b},{i},{n},{metric},{},{},{}\n", x.mean, x.lo, x.hi);
+            }
+        }
+        s
+    }
+
+    /// One sentence per budget: the point that minimises KL and the one that maximises the
+    /// entropy correlation, their ranges over seeds, the points the seeds cannot tell apart from
+    /// them, and the constant predictor's KL.
+    pub fn sentences(&self) -> Vec<String> {
+        let plural = |n: u32| if n == 1 { "annotator" } else { "annotators" };
+        let ties = |f: &Best| {
+            if f.within_range.is_empty() {
+                String::new()
+            } else {
+                format!("; within that range: {}", f.within_range.join(", "))
+            }
+        };
+        let mut out = Vec::new();
+        for &b in &self.config.budgets {
+            let find = |m: &str| {
+                self.frontier
+                    .iter()
+                    .find(|f| f.budget == b && f.metric == m)
+            };
+            let (Some(kl), Some(ec)) = (find("kl"), find("entropy_corr")) else {
+                continue;
+            };
+            let (k, e) = (kl.spread, ec.spread);
+            out.push(format!(
+                "With {b} votes, {} items × {} {} minimises KL ({:.4}; seeds {:.4}–{:.4}{}; constant predictor {:.4}); for ranking items by ambiguity (entropy correlation), {} × {} ({:.3}; seeds {:.3}–{:.3}{}).",
+                kl.items, kl.n, plural(kl.n), k.mean, k.lo, k.hi, ties(kl), self.constant.kl,
+                ec.items, ec.n, e.mean, e.lo, e.hi, ties(ec)
+            ));
+        }
+        out
+    }
+}
