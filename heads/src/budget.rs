@@ -14,44 +14,12 @@ use crate::eval::{self, Metrics};
 use crate::group::Dataset;
 use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
 use crate::split::group_split;
+pub use annosat_core::models::budget::{grid, BudgetConfig, BudgetPoint, BudgetReport};
 use annosat_core::sample;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use candle_core::Device;
 
 const PURPOSE_SUBSET: u64 = 0x0B01;
-
-/// One trained point.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct BudgetPoint {
-    pub budget: u64,
-    pub items: usize,
-    pub n: u32,
-    pub split_seed: u64,
-    pub model_seed: u64,
-    pub best_epoch: usize,
-    pub metrics: Metrics,
-}
-
-/// The (budget, items, n) points of `budgets` × `ns` that fit: at least `min_items` and at most
-/// the training split's items, N at most the most votes an item has.
-pub fn grid(
-    budgets: &[u64],
-    ns: &[u32],
-    train_items: usize,
-    max_votes: u32,
-    min_items: usize,
-) -> Vec<(u64, usize, u32)> {
-    let mut out = Vec::new();
-    for &b in budgets {
-        for &n in ns {
-            let i = (b / n as u64) as usize;
-            if n >= 1 && n <= max_votes && i >= min_items && i <= train_items {
-                out.push((b, i, n));
-            }
-        }
-    }
-    out
-}
 
 /// Targets that do not change between epochs.
 struct Static(Vec<f32>);
@@ -144,6 +112,69 @@ pub fn train_points(
         progress(done + 1, sizes.len());
     }
     Ok(out)
+}
+
+/// Trains every point for every seed; `progress(done, total)` over all training calls.
+pub fn plan(
+    prep: &Dataset,
+    cfg: &BudgetConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BudgetReport> {
+    if cfg.seeds == 0 {
+        bail!("seeds must be at least 1");
+    }
+    let max_votes = (0..prep.pool.num_items())
+        .map(|i| prep.pool.total(i))
+        .max()
+        .unwrap_or(0);
+    let train_items = group_split(prep.item_ids.len(), cfg.split_seed, prep.folds)[0].len();
+    let mut config = cfg.clone();
+    if config.budgets.is_empty() {
+        config.budgets = [1, 3, 10].iter().map(|f| f * train_items as u64).collect();
+    }
+    let points = grid(
+        &config.budgets,
+        &config.ns,
+        train_items,
+        max_votes,
+        config.min_items,
+    );
+    if points.is_empty() {
+        bail!(
+            "no (items, N) fits: each budget / N must be between {} and the {train_items} training items, N at most {max_votes} votes",
+            config.min_items
+        );
+    }
+    let calls = {
+        let mut s: Vec<usize> = points.iter().map(|p| p.1).collect();
+        s.sort_unstable();
+        s.dedup();
+        s.len()
+    };
+    let total = calls * config.seeds as usize;
+    let mut runs = Vec::new();
+    for seed in 0..config.seeds {
+        let before = seed as usize * calls;
+        runs.extend(train_points(
+            prep,
+            &HeadConfig::default(),
+            &points,
+            config.split_seed,
+            seed,
+            &mut |d, _| progress(before + d, total),
+        )?);
+    }
+    let constant = constant_baseline(prep, config.split_seed);
+    let mut report = BudgetReport {
+        config,
+        train_items,
+        points,
+        runs,
+        constant,
+        frontier: Vec::new(),
+    };
+    report.frontier = report.best_points();
+    Ok(report)
 }
 
 /// The constant predictor: every test item gets the mean of all training items' full-vote

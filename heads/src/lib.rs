@@ -16,7 +16,6 @@ pub mod adamw;
 pub mod arms;
 pub mod baselines;
 pub mod budget;
-pub mod budget_report;
 pub mod eval;
 pub mod features;
 pub mod first_layer;

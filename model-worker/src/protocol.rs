@@ -51,6 +51,13 @@ pub struct SynthJob {
     pub head: HeadConfig,
 }
 
+/// The budget planner (`annosat plan`) on a bundled dataset's exported head features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BudgetJob {
+    pub dataset: String,
+    pub config: annosat_core::models::budget::BudgetConfig,
+}
+
 /// Most texts embedded in a tab (about 2 minutes at the measured speed); beyond it, the CLI.
 pub const MAX_TEXTS: usize = 20_000;
 
@@ -69,6 +76,12 @@ pub enum TrainRequest {
     Synth {
         id: u64,
         job: SynthJob,
+    },
+    /// Message: `[json, bundle, features]`, like `Train`. Answered with `Stage` progress (stage
+    /// "train") and `Budgeted`.
+    Budget {
+        id: u64,
+        job: BudgetJob,
     },
 }
 
@@ -146,6 +159,12 @@ pub enum TrainResponse {
         /// Epochs actually run and heads trained together.
         epochs_run: usize,
         heads: usize,
+        ms: f64,
+    },
+    /// The budget planner's report (the CLI's `annosat plan --format json`).
+    Budgeted {
+        id: u64,
+        report: annosat_core::models::budget::BudgetReport,
         ms: f64,
     },
     Error {

@@ -2,7 +2,7 @@
 //! annosat-heads (the native sweep's code, serial AdamW in wasm32) and reports every epoch. One job
 //! at a time; the page cancels by terminating the worker (a wasm call cannot be interrupted).
 
-use crate::protocol::{TrainJob, TrainRequest, TrainResponse, TrainedRun};
+use crate::protocol::{BudgetJob, TrainJob, TrainRequest, TrainResponse, TrainedRun};
 use annosat_core::bundle;
 use annosat_heads::arms::Arm;
 use annosat_heads::{train_group, Dataset, HeadFeatures};
@@ -138,6 +138,30 @@ fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result
     })
 }
 
+/// The budget planner on a bundled dataset and its exported head features.
+fn budget(id: u64, job: BudgetJob, bundle_bytes: &[u8], features: &[u8]) -> Result<TrainResponse> {
+    let t0 = now_ms();
+    let table = bundle::decode(bundle_bytes)
+        .map_err(|e| anyhow!("the dataset: {e}"))?
+        .table;
+    let head = HeadFeatures::from_bytes(features).context("the head features")?;
+    let data = Dataset::new(job.dataset.clone(), &table, head, false)?;
+    let report = annosat_heads::budget::plan(&data, &job.config, &mut |d, n| {
+        post(&TrainResponse::Stage {
+            id,
+            stage: "train".into(),
+            done: d as f64 / n.max(1) as f64,
+            detail: format!("{d} of {n} trainings"),
+            elapsed_ms: now_ms() - t0,
+        })
+    })?;
+    Ok(TrainResponse::Budgeted {
+        id,
+        report,
+        ms: now_ms() - t0,
+    })
+}
+
 fn handle(data: js_sys::Array) -> TrainResponse {
     let json = data.get(0).as_string().unwrap_or_default();
     let req = match serde_json::from_str::<TrainRequest>(&json) {
@@ -155,6 +179,17 @@ fn handle(data: js_sys::Array) -> TrainResponse {
                 let b = bytes(data.get(1), "dataset")?;
                 let f = bytes(data.get(2), "head features")?;
                 train(id, job, &b, &f)
+            };
+            run().unwrap_or_else(|e| TrainResponse::Error {
+                id,
+                message: format!("{e:#}"),
+            })
+        }
+        TrainRequest::Budget { id, job } => {
+            let run = || -> Result<TrainResponse> {
+                let b = bytes(data.get(1), "dataset")?;
+                let f = bytes(data.get(2), "head features")?;
+                budget(id, job, &b, &f)
             };
             run().unwrap_or_else(|e| TrainResponse::Error {
                 id,

@@ -4,7 +4,7 @@
 //! metric, against a constant predictor.
 
 use crate::curves_cmd::Format;
-use annosat_heads::budget_report::{plan, BudgetConfig};
+use annosat_heads::budget::{plan, BudgetConfig};
 use annosat_heads::Dataset;
 use anyhow::Result;
 use std::path::PathBuf;

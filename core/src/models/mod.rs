@@ -4,6 +4,7 @@
 //! The trainer writes the manifests; the app and `annosat repro` read them through this module, so
 //! the numbers on the page and in the reproduction table come from one implementation.
 
+pub mod budget;
 mod compare;
 mod config;
 mod files;

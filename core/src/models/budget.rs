@@ -1,15 +1,44 @@
-//! The budget planner end to end, for the CLI (`annosat plan`) and the app's model worker alike:
-//! which points to train, every seed's run, the constant predictor, and what the user reads —
+//! The budget planner's results (`annosat plan`, the Plan room): with a fixed number of votes,
+//! heads trained on more items × fewer votes or fewer × more. The types and what the user reads —
 //! each point's mean and range over seeds, the best point per budget and metric (the frontier),
-//! and one sentence per budget.
+//! one sentence per budget, the CSV — live here, free of candle, so the CLI and the page share
+//! them; the training is `annosat_heads::budget`.
 
-use crate::budget::{constant_baseline, grid, train_points, BudgetPoint};
-use crate::eval::Metrics;
-use crate::group::Dataset;
-use crate::mlp::HeadConfig;
-use crate::split::group_split;
-use anyhow::{bail, Result};
+use super::RunMetrics as Metrics;
 use serde::{Deserialize, Serialize};
+
+/// One trained point.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct BudgetPoint {
+    pub budget: u64,
+    pub items: usize,
+    pub n: u32,
+    pub split_seed: u64,
+    pub model_seed: u64,
+    pub best_epoch: usize,
+    pub metrics: Metrics,
+}
+
+/// The (budget, items, n) points of `budgets` × `ns` that fit: at least `min_items` and at most
+/// the training split's items, N at most the most votes an item has.
+pub fn grid(
+    budgets: &[u64],
+    ns: &[u32],
+    train_items: usize,
+    max_votes: u32,
+    min_items: usize,
+) -> Vec<(u64, usize, u32)> {
+    let mut out = Vec::new();
+    for &b in budgets {
+        for &n in ns {
+            let i = (b / n as u64) as usize;
+            if n >= 1 && n <= max_votes && i >= min_items && i <= train_items {
+                out.push((b, i, n));
+            }
+        }
+    }
+    out
+}
 
 /// What to plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,69 +114,6 @@ pub struct BudgetReport {
     pub frontier: Vec<Best>,
 }
 
-/// Trains every point for every seed; `progress(done, total)` over all training calls.
-pub fn plan(
-    prep: &Dataset,
-    cfg: &BudgetConfig,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<BudgetReport> {
-    if cfg.seeds == 0 {
-        bail!("seeds must be at least 1");
-    }
-    let max_votes = (0..prep.pool.num_items())
-        .map(|i| prep.pool.total(i))
-        .max()
-        .unwrap_or(0);
-    let train_items = group_split(prep.item_ids.len(), cfg.split_seed, prep.folds)[0].len();
-    let mut config = cfg.clone();
-    if config.budgets.is_empty() {
-        config.budgets = [1, 3, 10].iter().map(|f| f * train_items as u64).collect();
-    }
-    let points = grid(
-        &config.budgets,
-        &config.ns,
-        train_items,
-        max_votes,
-        config.min_items,
-    );
-    if points.is_empty() {
-        bail!(
-            "no (items, N) fits: each budget / N must be between {} and the {train_items} training items, N at most {max_votes} votes",
-            config.min_items
-        );
-    }
-    let calls = {
-        let mut s: Vec<usize> = points.iter().map(|p| p.1).collect();
-        s.sort_unstable();
-        s.dedup();
-        s.len()
-    };
-    let total = calls * config.seeds as usize;
-    let mut runs = Vec::new();
-    for seed in 0..config.seeds {
-        let before = seed as usize * calls;
-        runs.extend(train_points(
-            prep,
-            &HeadConfig::default(),
-            &points,
-            config.split_seed,
-            seed,
-            &mut |d, _| progress(before + d, total),
-        )?);
-    }
-    let constant = constant_baseline(prep, config.split_seed);
-    let mut report = BudgetReport {
-        config,
-        train_items,
-        points,
-        runs,
-        constant,
-        frontier: Vec::new(),
-    };
-    report.frontier = report.best_points();
-    Ok(report)
-}
-
 impl BudgetReport {
     /// A point's metric over seeds (NaN where every seed's is undefined).
     pub fn spread(&self, (b, i, n): (u64, usize, u32), metric: &str) -> Spread {
@@ -165,7 +131,8 @@ impl BudgetReport {
         }
     }
 
-    fn best_points(&self) -> Vec<Best> {
+    /// The best point of each budget for each metric.
+    pub fn best_points(&self) -> Vec<Best> {
         let mut out = Vec::new();
         for &b in &self.config.budgets {
             let here: Vec<(u64, usize, u32)> =
