@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, browser, openApp, idle, shots } from './harness.mjs';
 
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
@@ -89,5 +90,31 @@ test('the adaptive simulation on the default dataset equals annosat adaptive; a 
   await page.click('#adaptive-run');
   await page.locator('#plan-status-adaptive[data-state="error"]').waitFor({ timeout: 60_000 });
   assert.match(await page.locator('#plan-status-adaptive').textContent(), /no item has 5 votes|no budget/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the budget planner trains in the model worker; its points are the CLI\'s and its numbers near them', async () => {
+  const page = await openApp(ctx, server.url, '?room=plan');
+  await page.locator('#budget-run:not([disabled])').waitFor({ timeout: 60_000 });
+  await page.click('#budget-run');
+  await page.locator('#budget-status[data-state="idle"]').waitFor({ timeout: 300_000 });
+  const csv = await download(page, '#budget-csv');
+  const cliCsv = cli(['plan', '--votes', data('chaosnli_snli', 'votes.csv'),
+    '--head-features', path.join(repo, 'public', 'models', 'chaosnli_snli', 'features.safetensors')]);
+  const rows = (t) => t.trim().split('\n').slice(1).map((r) => r.split(','));
+  const [ours, theirs] = [rows(csv), rows(cliCsv)];
+  // The same (budget, items, N, metric) points; the numbers from the same code, but wasm's gemm
+  // kernels are not native's, so early stopping can pick another epoch: means within 0.05.
+  assert.deepEqual(ours.map((r) => r.slice(0, 4)), theirs.map((r) => r.slice(0, 4)));
+  let worst = 0;
+  for (let i = 0; i < ours.length; i++) {
+    if (ours[i][3] === 'entropy_corr') continue;
+    worst = Math.max(worst, Math.abs(Number(ours[i][4]) - Number(theirs[i][4])));
+  }
+  assert.ok(worst < 0.05, `largest difference of a mean: ${worst}`);
+  const sentences = await page.locator('#budget-sentences li').allTextContents();
+  assert.equal(sentences.length, 3);
+  assert.match(sentences[0], /minimises KL .*constant predictor/);
+  await page.locator('#budget').screenshot({ path: path.join(shots, 'plan-budget.png') });
   assert.deepEqual(page.errors, []);
 });

@@ -4,7 +4,7 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
-mod model_worker;
+pub(crate) mod model_worker;
 mod own;
 mod synth;
 pub mod train;
@@ -54,7 +54,7 @@ impl Default for ModelsSt {
 }
 
 /// The export for a dataset: the held-out one when asked for and present, else the all-votes one.
-fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
+pub(crate) fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
     let of = |r: &str| {
         exports
             .iter()

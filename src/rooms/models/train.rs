@@ -68,6 +68,14 @@ pub struct Trained {
     pub ms: f64,
 }
 
+/// The Plan room's budget planner, finished: its report, time and dataset.
+#[derive(Clone, Debug)]
+pub struct BudgetDone {
+    pub dataset: String,
+    pub report: annosat_core::models::budget::BudgetReport,
+    pub ms: f64,
+}
+
 /// Epochs each (split seed, model seed) group of one export ran.
 type GroupLengths = HashMap<(u64, u64), usize>;
 
@@ -78,8 +86,12 @@ pub struct TrainSt {
     pub phase: RwSignal<Phase>,
     pub done: RwSignal<Option<Arc<Trained>>>,
     pub own: RwSignal<Option<Arc<OwnResult>>>,
+    /// The budget planner's last report (the Plan room runs it in this worker).
+    pub budget: RwSignal<Option<Arc<BudgetDone>>>,
+    /// Which room's job is in flight: the phase is shown there.
+    pub for_plan: RwSignal<bool>,
     /// The id of the job whose answers count (older ones are dropped).
-    pub(super) current: StoredValue<u64>,
+    pub(crate) current: StoredValue<u64>,
     /// Epochs each (export, split seed, model seed) group ran, from training.json.
     lengths: StoredValue<HashMap<String, GroupLengths>>,
 }
@@ -92,6 +104,8 @@ impl TrainSt {
             phase: RwSignal::new(Phase::Idle),
             done: RwSignal::new(None),
             own: RwSignal::new(None),
+            budget: RwSignal::new(None),
+            for_plan: RwSignal::new(false),
             current: StoredValue::new(0),
             lengths: StoredValue::new(HashMap::new()),
         }
@@ -182,6 +196,15 @@ pub(super) fn receive(ts: TrainSt, r: TrainResponse, bytes: Option<Vec<u8>>) {
             done,
             detail,
         }),
+        TrainResponse::Budgeted { id, report, ms } if id == current => {
+            let dataset = EXPORT.with(|e| e.borrow().clone());
+            ts.budget.set(Some(Arc::new(BudgetDone {
+                dataset,
+                report,
+                ms,
+            })));
+            ts.phase.set(Phase::Idle);
+        }
         TrainResponse::Error { id, message } if id == current || id == 0 => {
             ts.phase.set(Phase::Failed(message))
         }
@@ -190,8 +213,8 @@ pub(super) fn receive(ts: TrainSt, r: TrainResponse, bytes: Option<Vec<u8>>) {
 }
 
 thread_local! {
-    /// The export the job in flight retrains.
-    static EXPORT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The export the job in flight retrains (the budget planner: its dataset).
+    pub(crate) static EXPORT: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// The folder of an export's manifest path (`chaosnli_snli/heldout/manifest.json` → `…/heldout/`).
@@ -231,6 +254,7 @@ pub fn start(st: St, ts: TrainSt, path: String, m: Arc<Manifest>, arms: Vec<Stri
     cancel();
     let id = crate::bridge::next_id();
     ts.current.set_value(id);
+    ts.for_plan.set(false);
     ts.phase.set(Phase::Fetching);
     let (split_seed, model_seed) = (ts.split.get_untracked(), ts.seed.get_untracked());
     leptos::task::spawn_local(async move {
@@ -294,6 +318,7 @@ pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::
     let id = crate::bridge::next_id();
     ts.current.set_value(id);
     ts.own.set(None);
+    ts.for_plan.set(false);
     ts.phase.set(Phase::Fetching);
     // Absolute: the worker runs from a blob: URL, against which relative URLs do not resolve.
     let base = web_sys::window()
@@ -331,6 +356,7 @@ pub fn start_synth(st: St, ts: TrainSt, arms: Vec<String>) {
     let id = crate::bridge::next_id();
     ts.current.set_value(id);
     ts.own.set(None);
+    ts.for_plan.set(false);
     ts.phase.set(Phase::Fetching);
     let req = TrainRequest::Synth {
         id,

@@ -2,6 +2,7 @@
 //! to more votes per item than the data have (annosat_core::extrapolate, computed in the first
 //! curve worker): the fitted prior, its fit check, and the four metric panels, with a CSV export.
 
+mod budget_view;
 pub mod state;
 mod tools;
 
@@ -27,6 +28,7 @@ pub fn PlanRoom() -> impl IntoView {
         <Result />
         <tools::AgreeCard />
         <tools::AdaptiveCard />
+        <budget_view::BudgetCard />
     }
 }
 

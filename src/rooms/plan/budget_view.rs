@@ -1,0 +1,187 @@
+//! The Plan room's budget planner (`annosat plan`): on a bundled dataset with an export, heads
+//! trained on more items × fewer votes or fewer × more for each total budget, in the model worker
+//! (the native planner's code, on the export's head features), with one progress bar and Stop.
+
+use crate::rooms::models::model_worker::{cancel, post};
+use crate::rooms::models::train::{BudgetDone, Phase, TrainSt, EXPORT};
+use crate::rooms::models::{pick, ModelsSt};
+use crate::state::St;
+use annosat_core::models::budget::{BudgetConfig, METRICS};
+use annosat_core::models::ExportsIndex;
+use annosat_model_worker::protocol::{BudgetJob, TrainRequest};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// Fetches the exports index once (the Models room shares it).
+fn ensure_exports(ms: ModelsSt) {
+    if ms.exports.get_untracked().is_some() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let r = crate::data::fetch_bytes("models/index.json")
+            .await
+            .and_then(|b| {
+                serde_json::from_slice::<ExportsIndex>(&b)
+                    .map(|i| i.exports)
+                    .map_err(|e| format!("models/index.json: {e}"))
+            });
+        ms.exports.set(Some(r));
+    });
+}
+
+/// Starts the planner with `annosat plan`'s defaults on `dataset`, whose export is `path`.
+fn start(st: St, ts: TrainSt, dataset: String, path: String) {
+    let Some(entry) = st.entry(&dataset) else {
+        ts.phase
+            .set(Phase::Failed(format!("no bundled dataset {dataset}")));
+        return;
+    };
+    cancel();
+    let id = crate::bridge::next_id();
+    ts.current.set_value(id);
+    ts.for_plan.set(true);
+    ts.phase.set(Phase::Fetching);
+    let folder = path[..path.rfind('/').map(|i| i + 1).unwrap_or(0)].to_string();
+    leptos::task::spawn_local(async move {
+        let run = async {
+            let bundle = crate::data::fetch_bytes(&format!("data/{}", entry.file)).await?;
+            let features =
+                crate::data::fetch_bytes(&format!("models/{folder}features.safetensors")).await?;
+            let job = BudgetJob {
+                dataset: dataset.clone(),
+                config: BudgetConfig::default(),
+            };
+            let req = TrainRequest::Budget { id, job };
+            Ok::<_, String>(js_sys::Array::of3(
+                &JsValue::from_str(&serde_json::to_string(&req).map_err(|e| e.to_string())?),
+                &js_sys::Uint8Array::from(bundle.as_slice()),
+                &js_sys::Uint8Array::from(features.as_slice()),
+            ))
+        };
+        let r = run.await;
+        if ts.current.get_value() != id {
+            return; // stopped or replaced while fetching
+        }
+        match r.and_then(|msg| {
+            EXPORT.with(|e| *e.borrow_mut() = dataset.clone());
+            post(ts, msg)
+        }) {
+            Ok(()) => {}
+            Err(e) => ts.phase.set(Phase::Failed(e)),
+        }
+    });
+}
+
+#[component]
+pub fn BudgetCard() -> impl IntoView {
+    let st = expect_context::<St>();
+    let ts = expect_context::<TrainSt>();
+    let ms = expect_context::<ModelsSt>();
+    ensure_exports(ms);
+    // The export (all votes as the reference) of the dataset in the picker, if it has one.
+    let export = Memo::new(move |_| {
+        let ds = st.dataset.get();
+        ms.exports.with(|e| match e {
+            Some(Ok(list)) => pick(list, &ds, false).map(|e| (ds, e.path)),
+            _ => None,
+        })
+    });
+    let run = move |_| {
+        if let Some((ds, path)) = export.get_untracked() {
+            start(st, ts, ds, path);
+        }
+    };
+    let status = move || {
+        if !ts.for_plan.get() {
+            return None;
+        }
+        let stop = move |_| {
+            cancel();
+            ts.phase.set(Phase::Cancelled);
+        };
+        Some(match ts.phase.get() {
+            Phase::Fetching => view! { <p class="status" id="budget-status" data-state="busy">"fetching the dataset and its head features…"</p> }.into_any(),
+            Phase::Stage { done, detail, .. } => view! {
+                <p class="status" id="budget-status" data-state="busy">
+                    {format!("training… {:.0}% ({detail})", done * 100.0)}
+                    <progress max="1" value=done></progress>
+                    <button class="link" id="budget-stop" on:click=stop>"Stop"</button>
+                </p>
+            }.into_any(),
+            Phase::Running { .. } => view! { <p class="status" id="budget-status" data-state="busy">"training…"</p> }.into_any(),
+            Phase::Failed(e) => view! { <p class="error" id="budget-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }.into_any(),
+            Phase::Cancelled => view! { <p class="status" id="budget-status" data-state="stopped">"Stopped; nothing new was trained."</p> }.into_any(),
+            Phase::Idle => match ts.budget.get() {
+                Some(b) => view! { <p class="status" id="budget-status" data-state="idle">{format!("Trained in {:.1} s in the model worker: {} points × {} seeds on {}.", b.ms / 1000.0, b.report.points.len(), b.report.config.seeds, b.dataset)}</p> }.into_any(),
+                None => view! { <p></p> }.into_any(),
+            },
+        })
+    };
+    view! {
+        <section class="card plan-tool" id="budget">
+            <h2>"Budget planner"</h2>
+            <p>"With a fixed number of votes, should they go to more items with fewer annotators each, or to fewer items with more? The target side always says “more annotators” (each item's label only improves with N), so the trade-off shows on the model side: for budgets of 1, 3 and 10 times the training items, the sweep's head is trained on budget / N of the training items with N-vote soft targets, for each N that fits, and scored on the test items against all their votes (5 model seeds; the range over them is shown). Needs a bundled dataset with an export (its head features). As "
+                <code>"annosat plan"</code>" (README)."</p>
+            <div class="row">
+                <button id="budget-run" on:click=run
+                    prop:disabled=move || export.get().is_none() || ts.phase.get().busy()>"Plan"</button>
+                {move || export.get().is_none().then(|| view! {
+                    <span class="note" id="budget-none">"This dataset has no export with head features (the ChaosNLI sets and the synthetic ones do)."</span>
+                })}
+            </div>
+            {status}
+            <BudgetResult />
+        </section>
+    }
+}
+
+#[component]
+fn BudgetResult() -> impl IntoView {
+    let ts = expect_context::<TrainSt>();
+    let st = expect_context::<St>();
+    move || {
+        let b: std::sync::Arc<BudgetDone> = ts.budget.get()?;
+        // A report belongs to the dataset it was trained on.
+        if b.dataset != st.dataset.get() {
+            return None;
+        }
+        let r = &b.report;
+        let csv = r.to_csv();
+        let download = move |_| crate::export::download_text(&csv, "text/csv", "annosat-plan.csv");
+        let sentences = r
+            .sentences()
+            .into_iter()
+            .map(|l| view! { <li>{l}</li> })
+            .collect_view();
+        let rows = r
+            .points
+            .iter()
+            .map(|&p| {
+                let cells = METRICS
+                    .iter()
+                    .filter(|(m, _)| *m != "jsd")
+                    .map(|(m, _)| {
+                        let s = r.spread(p, m);
+                        let d = if *m == "kl" { 4 } else { 3 };
+                        let best = r
+                            .frontier
+                            .iter()
+                            .any(|f| f.budget == p.0 && f.items == p.1 && f.n == p.2 && f.metric == *m);
+                        let text = format!("{:.d$} ({:.d$}–{:.d$})", s.mean, s.lo, s.hi);
+                        view! { <td class="num" class:best=best>{text}</td> }
+                    })
+                    .collect_view();
+                view! { <tr><td class="num">{p.0}</td><td class="num">{format!("{} × {}", p.1, p.2)}</td>{cells}</tr> }
+            })
+            .collect_view();
+        Some(view! {
+            <ul id="budget-sentences" class="plan-summary">{sentences}</ul>
+            <table id="budget-table" class="fit-check">
+                <caption>"Test-set mean over seeds (lowest–highest); the best per budget in bold. Constant predictor's KL: "{format!("{:.4}", r.constant.kl)}"."</caption>
+                <thead><tr><th>"budget"</th><th>"items × N"</th><th>"KL"</th><th>"entropy corr."</th><th>"accuracy"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <button id="budget-csv" class="link" on:click=download>"Download the planner's points (CSV)"</button>
+        })
+    }
+}
