@@ -14,7 +14,7 @@ use crate::eval::{self, Metrics};
 use crate::group::Dataset;
 use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
 use crate::split::group_split;
-pub use annosat_core::models::budget::{grid, BudgetConfig, BudgetPoint, BudgetReport};
+pub use annosat_core::models::budget::{grid, BudgetConfig, BudgetPoint, BudgetReport, TargetSide};
 use annosat_core::sample;
 use anyhow::{bail, Result};
 use candle_core::Device;
@@ -165,6 +165,7 @@ pub fn plan(
         )?);
     }
     let constant = constant_baseline(prep, config.split_seed);
+    let target = target_side(prep, &points, config.split_seed);
     let mut report = BudgetReport {
         config,
         train_items,
@@ -172,9 +173,35 @@ pub fn plan(
         runs,
         constant,
         frontier: Vec::new(),
+        target,
     };
     report.frontier = report.best_points();
     Ok(report)
+}
+
+/// The target-side curves (`annosat curves`, 50 repeats) of the votes at every N of `points`.
+fn target_side(prep: &Dataset, points: &[(u64, usize, u32)], seed: u64) -> Vec<TargetSide> {
+    use annosat_core::curves::{compute, CurveConfig, Metric};
+    let mut ns: Vec<u32> = points.iter().map(|p| p.2).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    let cfg = CurveConfig {
+        grid: ns,
+        seed,
+        ..Default::default()
+    };
+    let Ok(c) = compute(&prep.pool, &cfg) else {
+        return Vec::new();
+    };
+    c.grid
+        .iter()
+        .enumerate()
+        .map(|(g, &n)| TargetSide {
+            n,
+            kl: c.point_at(Metric::Kl, g).mean,
+            entropy_corr: c.point_at(Metric::EntropyCorr, g).mean,
+        })
+        .collect()
 }
 
 /// The constant predictor: every test item gets the mean of all training items' full-vote

@@ -113,8 +113,9 @@ test('the budget planner trains in the model worker; its points are the CLI\'s a
   }
   assert.ok(worst < 0.05, `largest difference of a mean: ${worst}`);
   const sentences = await page.locator('#budget-sentences li').allTextContents();
-  assert.equal(sentences.length, 3);
+  assert.equal(sentences.length, 4);
   assert.match(sentences[0], /minimises KL .*constant predictor/);
+  assert.match(sentences[3], /^Target side/);
   await page.locator('#budget').screenshot({ path: path.join(shots, 'plan-budget.png') });
   assert.deepEqual(page.errors, []);
 });

@@ -18,9 +18,13 @@ pub struct Args {
     /// public/models/chaosnli_snli/features.safetensors).
     #[arg(long)]
     head_features: PathBuf,
-    /// Total budgets in votes, comma-separated. Default: 1, 3 and 10 times the training items.
+    /// Total budgets in votes, comma-separated (or in money with --price). Default: 1, 3 and 10
+    /// times the training items.
     #[arg(long, value_delimiter = ',')]
-    budgets: Vec<u64>,
+    budgets: Vec<f64>,
+    /// Price of one vote: --budgets are then amounts of money, each buying ⌊budget / price⌋ votes.
+    #[arg(long)]
+    price: Option<f64>,
     /// Annotators per item to try, comma-separated (items = budget / N).
     #[arg(long, value_delimiter = ',', default_value = "1,2,3,5,10,20,50,100")]
     n: Vec<u32>,
@@ -43,8 +47,9 @@ pub fn run(a: Args) -> Result<()> {
     let table = crate::util::load_votes(&a.votes, false)?;
     let head = crate::sweep::load_features(&a.head_features)?;
     let prep = Dataset::new(crate::util::dataset_name(&a.votes), &table, head, false)?;
+    let budgets = votes_for(&a.budgets, a.price)?;
     let cfg = BudgetConfig {
-        budgets: a.budgets.clone(),
+        budgets,
         ns: a.n.clone(),
         seeds: a.seeds,
         split_seed: a.split_seed,
@@ -62,10 +67,37 @@ pub fn run(a: Args) -> Result<()> {
     for line in report.sentences() {
         eprintln!("{line}");
     }
+    if let Some(line) = report.target_sentence() {
+        eprintln!("{line}");
+    }
     let out = match a.format {
         Format::Csv => report.to_csv(),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
     };
     print!("{out}");
     Ok(())
+}
+
+/// Budgets in votes: as given, or money / price (rounded down) with a line saying so.
+fn votes_for(budgets: &[f64], price: Option<f64>) -> Result<Vec<u64>> {
+    let mut out = Vec::new();
+    for &b in budgets {
+        if !(b.is_finite() && b > 0.0) {
+            anyhow::bail!("a budget must be a positive number (got {b})");
+        }
+        let votes = match price {
+            None if b.fract() != 0.0 => {
+                anyhow::bail!("budget {b} is not a whole number of votes (money needs --price)")
+            }
+            None => b as u64,
+            Some(p) if p.is_finite() && p > 0.0 => {
+                let v = (b / p).floor() as u64;
+                eprintln!("budget {b} at {p} per vote: {v} votes");
+                v
+            }
+            Some(p) => anyhow::bail!("--price must be a positive number (got {p})"),
+        };
+        out.push(votes);
+    }
+    Ok(out)
 }

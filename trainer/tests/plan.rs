@@ -42,6 +42,10 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
         .find(|f| f["metric"] == "kl")
         .unwrap();
     assert_eq!(best["budget"], 1000);
+    // The target side at each N of the points: KL of p_N falls with N.
+    let t = out["target"].as_array().unwrap();
+    assert_eq!(t.len(), 3);
+    assert!(t[0]["kl"].as_f64().unwrap() > t[2]["kl"].as_f64().unwrap());
     assert!(
         best["spread"]["mean"].as_f64().unwrap() < constant,
         "best KL {best} vs the constant predictor's {constant}"

@@ -112,6 +112,18 @@ pub struct BudgetReport {
     pub runs: Vec<BudgetPoint>,
     pub constant: Metrics,
     pub frontier: Vec<Best>,
+    /// The target side at each N of the points: the labels themselves (p_N against all of an
+    /// item's votes, `annosat curves`' KL and entropy correlation, mean over repeats), no model.
+    #[serde(default)]
+    pub target: Vec<TargetSide>,
+}
+
+/// The target-side curves at one N.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetSide {
+    pub n: u32,
+    pub kl: Option<f64>,
+    pub entropy_corr: Option<f64>,
 }
 
 impl BudgetReport {
@@ -178,6 +190,21 @@ impl BudgetReport {
             .copied()
             .filter(|x| !self.points.iter().any(|p| p.0 == *x))
             .collect()
+    }
+
+    /// One sentence on the target side: how the labels themselves improve with N (per item, more
+    /// annotators always help; the trade-off between items and annotators is the model's).
+    pub fn target_sentence(&self) -> Option<String> {
+        let first = self.target.iter().find(|t| t.kl.is_some())?;
+        let last = self.target.iter().rev().find(|t| t.kl.is_some())?;
+        let ec = |t: &TargetSide| {
+            t.entropy_corr
+                .map_or("undefined".into(), |v| format!("{v:.3}"))
+        };
+        Some(format!(
+            "Target side (the labels alone, no model): KL of p_N to all of an item's votes falls from {:.4} at N = {} to {:.4} at N = {}, entropy correlation goes from {} to {}: per item, more annotators always help; the trade-off between items and annotators is the model's.",
+            first.kl.unwrap_or(f64::NAN), first.n, last.kl.unwrap_or(f64::NAN), last.n, ec(first), ec(last)
+        ))
     }
 
     /// `budget,items,n,metric,mean,lo,hi` (lo/hi: lowest and highest over seeds).

@@ -151,6 +151,7 @@ fn BudgetResult() -> impl IntoView {
         let sentences = r
             .sentences()
             .into_iter()
+            .chain(r.target_sentence())
             .map(|l| view! { <li>{l}</li> })
             .collect_view();
         let rows = r
