@@ -197,13 +197,25 @@ impl BudgetReport {
     pub fn target_sentence(&self) -> Option<String> {
         let first = self.target.iter().find(|t| t.kl.is_some())?;
         let last = self.target.iter().rev().find(|t| t.kl.is_some())?;
-        let ec = |t: &TargetSide| {
-            t.entropy_corr
-                .map_or("undefined".into(), |v| format!("{v:.3}"))
-        };
+        // Entropy correlation is undefined at N = 1 (every p_1 has entropy 0).
+        let ec = self
+            .target
+            .iter()
+            .find(|t| t.entropy_corr.is_some())
+            .map_or(String::new(), |t| {
+                format!(
+                    ", entropy correlation rises from {:.3} at N = {} to {:.3}",
+                    t.entropy_corr.unwrap_or(f64::NAN),
+                    t.n,
+                    last.entropy_corr.unwrap_or(f64::NAN)
+                )
+            });
         Some(format!(
-            "Target side (the labels alone, no model): KL of p_N to all of an item's votes falls from {:.4} at N = {} to {:.4} at N = {}, entropy correlation goes from {} to {}: per item, more annotators always help; the trade-off between items and annotators is the model's.",
-            first.kl.unwrap_or(f64::NAN), first.n, last.kl.unwrap_or(f64::NAN), last.n, ec(first), ec(last)
+            "Target side (the labels alone, no model): KL of p_N to all of an item's votes falls from {:.4} at N = {} to {:.4} at N = {}{ec}: per item, more annotators always help; the trade-off between items and annotators is the model's.",
+            first.kl.unwrap_or(f64::NAN),
+            first.n,
+            last.kl.unwrap_or(f64::NAN),
+            last.n
         ))
     }
 
