@@ -1,6 +1,7 @@
 //! The URL as the source of truth for a shareable view:
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
-//! and, in the Plan room, `&votes=M|inf&prior=auto|1…4` (its choices).
+//! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
+//! (its choices: the extrapolation's, α's level, the adaptive simulation's start).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
@@ -51,6 +52,15 @@ pub fn read(st: &St) -> Option<String> {
                 .plan
                 .components
                 .set(v.parse::<u32>().map_or(0, |c| c.min(4))),
+            "level" => st.plan.level.set(match v.as_str() {
+                "ordinal" => "ordinal",
+                "interval" => "interval",
+                _ => "nominal",
+            }),
+            "n0" => v
+                .parse::<u32>()
+                .into_iter()
+                .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
             "room" => crate::state::Room::parse(&v)
                 .into_iter()
                 .for_each(|r| st.room.set(r)),
@@ -84,7 +94,11 @@ pub fn sync(st: St) {
                 0 => "auto".to_string(),
                 c => c.to_string(),
             };
-            q.push_str(&format!("&votes={votes}&prior={prior}"));
+            q.push_str(&format!(
+                "&votes={votes}&prior={prior}&level={}&n0={}",
+                st.plan.level.get(),
+                st.plan.n0.get()
+            ));
         }
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

@@ -64,6 +64,7 @@ test('interval α on 1–5 ratings equals annosat agree --level interval', async
   assert.equal(csv, cli(['agree', '--votes', pq, '--level', 'interval']));
   assert.match(await page.locator('#agree-full').textContent(), /α \(interval\) of all votes/);
   assert.match(await page.locator('#agree-full').textContent(), /No annotator ids/);
+  assert.match(page.url(), /room=plan&.*level=interval/, 'the URL keeps the level');
   assert.deepEqual(page.errors, []);
 });
 
