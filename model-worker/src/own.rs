@@ -236,6 +236,24 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         format!("{layout}, stored as f16"),
     );
     let data = Dataset::new(job.votes_name.clone(), &p.table, head, false)?;
+    if let Some(cfg) = &job.plan {
+        // The Plan room's budget planner on the embeddings.
+        let tt = now_ms();
+        let report = annosat_heads::budget::plan(&data, cfg, &mut |d, n| {
+            let f = d as f64 / n.max(1) as f64;
+            stage(
+                "train",
+                DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
+                format!("{d} of {n} trainings{}", eta_as(f, now_ms() - tt, "about")),
+            );
+        })?;
+        post(&TrainResponse::Budgeted {
+            id,
+            report,
+            ms: now_ms() - t0,
+        });
+        return Ok(());
+    }
     let arms = crate::worker::arms_for(&job.arms)?;
     let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
     let tt = now_ms();

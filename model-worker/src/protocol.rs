@@ -38,6 +38,10 @@ pub struct OwnJob {
     pub head: HeadConfig,
     /// Where the encoder's files are (`encoder/`, relative to the page).
     pub encoder_url: String,
+    /// The Plan room: run the budget planner on the embeddings instead of the N grid (answered
+    /// with `Budgeted`).
+    #[serde(default)]
+    pub plan: Option<annosat_core::models::budget::BudgetConfig>,
 }
 
 /// A synthetic dataset (`annosat_core::synth`, regenerated here from its settings: the page and

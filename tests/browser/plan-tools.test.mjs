@@ -120,3 +120,26 @@ test('the budget planner trains in the model worker; its points are the CLI\'s a
   await page.locator('#budget').screenshot({ path: path.join(shots, 'plan-budget.png') });
   assert.deepEqual(page.errors, []);
 });
+
+test('the budget planner on an upload with texts: embedded in the tab first, then planned', async () => {
+  // ChaosNLI-SNLI's first 300 items with their premise and hypothesis as text columns.
+  const votesFile = data('chaosnli_snli', 'votes.csv');
+  const [header, ...rows] = fs.readFileSync(votesFile, 'utf8').trim().split('\n');
+  const items = new Map(fs.readFileSync(data('chaosnli_snli', 'items.jsonl'), 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l)).map((o) => [o.item_id, o]));
+  const q = (s) => `"${s.replaceAll('"', '""')}"`;
+  const wide = [['item_id', 'premise', 'hypothesis', ...header.split(',').slice(1)].join(','),
+    ...rows.slice(0, 300).map((r) => r.split(',')).map(([id, ...c]) =>
+      [q(id), q(items.get(id).premise), q(items.get(id).hypothesis), ...c].join(','))].join('\n') + '\n';
+  const page = await openApp(ctx, server.url);
+  await upload(page, { name: 'snli300.csv', mimeType: 'text/csv', buffer: Buffer.from(wide) });
+  assert.equal(await page.locator('#budget-run').isDisabled(), true, 'no export for an upload');
+  await page.click('#budget-own');
+  await page.locator('#budget-status[data-state="idle"]').waitFor({ timeout: 600_000 });
+  const sentences = await page.locator('#budget-sentences li').allTextContents();
+  assert.equal(sentences.length, 4);
+  // 300 items: 240 train; budgets 240, 720 and 2,400 votes.
+  assert.match(sentences[0], /^With 240 votes, \d+ items × \d+ annotators? minimises KL/);
+  assert.match(await page.locator('#budget-status').textContent(), /on snli300\.csv/);
+  assert.deepEqual(page.errors, []);
+});

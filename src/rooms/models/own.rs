@@ -75,7 +75,7 @@ pub fn OwnCard() -> impl IntoView {
     let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
     let start = move |_| {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
-        train::start_own(st, ts, ms.visible.get_untracked(), file);
+        train::start_own(st, ts, ms.visible.get_untracked(), file, None);
     };
     let result = move || {
         ts.own.get().map(|r| {

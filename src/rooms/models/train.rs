@@ -306,8 +306,15 @@ pub fn start(st: St, ts: TrainSt, path: String, m: Arc<Manifest>, arms: Vec<Stri
 }
 
 /// Embeds the uploaded file's texts (from its text columns, or from `texts`, a second `File`) and
-/// trains the `arms` over the N grid, in the model worker.
-pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::File>) {
+/// trains the `arms` over the N grid, in the model worker — or, with `plan`, runs the budget
+/// planner on the embeddings (the Plan room).
+pub fn start_own(
+    st: St,
+    ts: TrainSt,
+    arms: Vec<String>,
+    texts: Option<web_sys::File>,
+    plan: Option<annosat_core::models::budget::BudgetConfig>,
+) {
     let Some(votes) = crate::bridge::current_upload() else {
         ts.phase.set(Phase::Failed(
             "no uploaded file: drop a votes CSV on the page first".into(),
@@ -317,8 +324,11 @@ pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::
     cancel();
     let id = crate::bridge::next_id();
     ts.current.set_value(id);
-    ts.own.set(None);
-    ts.for_plan.set(false);
+    if plan.is_none() {
+        ts.own.set(None);
+    }
+    ts.for_plan.set(plan.is_some());
+    EXPORT.with(|e| *e.borrow_mut() = st.dataset.get_untracked());
     ts.phase.set(Phase::Fetching);
     // Absolute: the worker runs from a blob: URL, against which relative URLs do not resolve.
     let base = web_sys::window()
@@ -337,6 +347,7 @@ pub fn start_own(st: St, ts: TrainSt, arms: Vec<String>, texts: Option<web_sys::
         model_seed: 0,
         head: Default::default(),
         encoder_url: format!("{base}encoder/"),
+        plan,
     };
     let req = TrainRequest::Own { id, job };
     let msg = js_sys::Array::of3(

@@ -91,6 +91,22 @@ pub fn BudgetCard() -> impl IntoView {
             start(st, ts, ds, path);
         }
     };
+    // An upload has no export: its texts are embedded first (as the Models room's "your data").
+    let upload = move || st.dataset.get() == crate::state::UPLOADED;
+    let texts = NodeRef::<leptos::html::Input>::new();
+    let run_own = move |_| {
+        let file = texts
+            .get_untracked()
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0));
+        crate::rooms::models::train::start_own(
+            st,
+            ts,
+            Vec::new(),
+            file,
+            Some(BudgetConfig::default()),
+        );
+    };
     let status = move || {
         if !ts.for_plan.get() {
             return None;
@@ -101,9 +117,9 @@ pub fn BudgetCard() -> impl IntoView {
         };
         Some(match ts.phase.get() {
             Phase::Fetching => view! { <p class="status" id="budget-status" data-state="busy">"fetching the dataset and its head features…"</p> }.into_any(),
-            Phase::Stage { done, detail, .. } => view! {
+            Phase::Stage { stage, done, detail } => view! {
                 <p class="status" id="budget-status" data-state="busy">
-                    {format!("training… {:.0}% ({detail})", done * 100.0)}
+                    {format!("{stage}… {:.0}% ({detail})", done * 100.0)}
                     <progress max="1" value=done></progress>
                     <button class="link" id="budget-stop" on:click=stop>"Stop"</button>
                 </p>
@@ -112,7 +128,14 @@ pub fn BudgetCard() -> impl IntoView {
             Phase::Failed(e) => view! { <p class="error" id="budget-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }.into_any(),
             Phase::Cancelled => view! { <p class="status" id="budget-status" data-state="stopped">"Stopped; nothing new was trained."</p> }.into_any(),
             Phase::Idle => match ts.budget.get() {
-                Some(b) => view! { <p class="status" id="budget-status" data-state="idle">{format!("Trained in {:.1} s in the model worker: {} points × {} seeds on {}.", b.ms / 1000.0, b.report.points.len(), b.report.config.seeds, b.dataset)}</p> }.into_any(),
+                Some(b) => {
+                    let on = if b.dataset == crate::state::UPLOADED {
+                        st.upload_name.get().unwrap_or_else(|| "your file".into())
+                    } else {
+                        b.dataset.clone()
+                    };
+                    view! { <p class="status" id="budget-status" data-state="idle">{format!("Trained in {:.1} s in the model worker: {} points × {} seeds on {on}.", b.ms / 1000.0, b.report.points.len(), b.report.config.seeds)}</p> }.into_any()
+                }
                 None => view! { <p></p> }.into_any(),
             },
         })
@@ -125,10 +148,18 @@ pub fn BudgetCard() -> impl IntoView {
             <div class="row">
                 <button id="budget-run" on:click=run
                     prop:disabled=move || export.get().is_none() || ts.phase.get().busy()>"Plan"</button>
-                {move || export.get().is_none().then(|| view! {
-                    <span class="note" id="budget-none">"This dataset has no export with head features (the ChaosNLI sets and the synthetic ones do)."</span>
+                {move || (export.get().is_none() && !upload()).then(|| view! {
+                    <span class="note" id="budget-none">"This dataset has no export with head features (the ChaosNLI sets and the synthetic ones do); an upload with texts can be planned after embedding them."</span>
                 })}
             </div>
+            {move || upload().then(|| view! {
+                <div class="row">
+                    <label>"Texts (optional when the CSV has text columns): "
+                        <input type="file" id="budget-texts" accept=".jsonl,.csv,.json" node_ref=texts /></label>
+                    <button id="budget-own" on:click=run_own prop:disabled=move || ts.phase.get().busy()>
+                        "Plan on your data (embeds its texts with MiniLM first)"</button>
+                </div>
+            })}
             {status}
             <BudgetResult />
         </section>
