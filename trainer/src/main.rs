@@ -85,6 +85,10 @@ enum Command {
     /// fewer × more, scored on the test items; the best N per budget and metric.
     #[cfg(feature = "models")]
     Plan(plan_cmd::Args),
+    /// Gather the groups of a sharded sweep (`sweep --shard I/S`) and write the exports a
+    /// single-process sweep writes, byte for byte; run with the sweep's flags.
+    #[cfg(feature = "models")]
+    Merge(sweep::shard::MergeArgs),
     /// Fine-tune the whole encoder plus a head on N-vote targets (CPU, or CUDA with --features cuda).
     #[cfg(feature = "models")]
     Finetune(finetune_cmd::Args),
@@ -126,6 +130,8 @@ fn main() -> ExitCode {
         Command::Sweep(a) => sweep::run(a),
         #[cfg(feature = "models")]
         Command::Plan(a) => plan_cmd::run(a),
+        #[cfg(feature = "models")]
+        Command::Merge(a) => sweep::shard::merge(a),
         Command::Repro(a) => repro_cmd::run(a),
         Command::Pool(a) => pool_cmd::run(a),
         #[cfg(feature = "models")]

@@ -8,6 +8,7 @@
 
 mod export;
 pub(crate) mod pca;
+pub mod shard;
 
 use crate::embed_cmd;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
@@ -80,6 +81,11 @@ pub struct Args {
     /// and projecting: the committed exports regenerate bit for bit from them on any CPU.
     #[arg(long)]
     pub head_features: Option<PathBuf>,
+    /// Train only shard I of S (0-based, e.g. 2/4): every S-th (dataset, split seed, model seed)
+    /// group, counting over the --data folders in order. A shard exports nothing; `annosat merge`
+    /// with the same flags (without --shard) exports once every shard has finished.
+    #[arg(long)]
+    pub shard: Option<shard::Shard>,
 }
 
 /// `--arms`' long help: every arm and what its targets are (annosat_core::models::arm_description).
@@ -97,7 +103,8 @@ fn arms_help() -> String {
     h
 }
 
-pub fn run(a: Args) -> Result<()> {
+/// The arms and head settings the flags ask for.
+fn arms_and_head(a: &Args) -> Result<(Vec<Arm>, HeadConfig)> {
     let arms: Vec<Arm> = if a.arms.is_empty() {
         Arm::all()
     } else {
@@ -122,109 +129,168 @@ pub fn run(a: Args) -> Result<()> {
         epochs: a.epochs,
         patience: a.patience,
     };
-    let work = a.work.clone().unwrap_or_else(|| cache_root().join("sweep"));
-    for data in &a.data {
-        let started = std::time::Instant::now();
-        let mut prep = prepare(&a, data)?;
-        prep.folds = a.folds;
-        let max_n = (0..prep.pool.num_items())
-            .map(|i| prep.pool.total(i))
-            .min()
-            .unwrap_or(0);
-        let ns: Vec<u32> =
-            a.ns.iter()
-                .copied()
-                .filter(|&n| n >= 1 && n <= max_n)
-                .collect();
-        if ns.is_empty() {
-            bail!(
-                "{}: no N in {:?} fits the smallest vote count {max_n}",
-                prep.name,
-                a.ns
-            );
-        }
-        let cfg = SweepConfig {
-            dataset: prep.name.clone(),
-            encoder: prep.head.encoder.clone(),
-            layout: prep.head.layout.clone(),
-            ns,
-            arms: arms.iter().map(|a| a.name()).collect(),
-            splits: match a.folds {
-                Some(k) => (0..k).collect(),
-                None => a.splits.clone(),
-            },
-            seeds: a.seeds,
-            heldout: a.heldout,
-            head: head.clone(),
-            // Features narrower than --pca (a synthetic set's) or built by --features (projected
-            // block by block) are used as they are.
-            pca: if prep.head.width < a.pca || a.features.as_deref().is_some_and(|f| f != "pair") {
-                0
-            } else {
-                a.pca
-            },
-            limit: a.limit,
-            features: prep.head.hash(),
-            metrics: annosat_core::models::METRICS_VERSION,
-            folds: a.folds,
-            feature_set: a.features.clone().filter(|f| f != "pair"),
-        };
-        let dir = work.join(&prep.name).join(cfg.hash());
+    Ok((arms, head))
+}
+
+/// One dataset's sweep, planned: its data, configuration, work folder (under the configuration's
+/// hash, `config.json` written) and every (split seed, model seed) group.
+pub(crate) struct Planned {
+    pub prep: Dataset,
+    pub cfg: SweepConfig,
+    pub dir: PathBuf,
+    pub groups: Vec<(u64, u64)>,
+    started: std::time::Instant,
+}
+
+pub(crate) fn plan_dataset(
+    a: &Args,
+    data: &Path,
+    arms: &[Arm],
+    head: &HeadConfig,
+    work: &Path,
+) -> Result<Planned> {
+    let started = std::time::Instant::now();
+    let mut prep = prepare(a, data)?;
+    prep.folds = a.folds;
+    let max_n = (0..prep.pool.num_items())
+        .map(|i| prep.pool.total(i))
+        .min()
+        .unwrap_or(0);
+    let ns: Vec<u32> =
+        a.ns.iter()
+            .copied()
+            .filter(|&n| n >= 1 && n <= max_n)
+            .collect();
+    if ns.is_empty() {
+        bail!(
+            "{}: no N in {:?} fits the smallest vote count {max_n}",
+            prep.name,
+            a.ns
+        );
+    }
+    let cfg = SweepConfig {
+        dataset: prep.name.clone(),
+        encoder: prep.head.encoder.clone(),
+        layout: prep.head.layout.clone(),
+        ns,
+        arms: arms.iter().map(|a| a.name()).collect(),
+        splits: match a.folds {
+            Some(k) => (0..k).collect(),
+            None => a.splits.clone(),
+        },
+        seeds: a.seeds,
+        heldout: a.heldout,
+        head: head.clone(),
+        // Features narrower than --pca (a synthetic set's) or built by --features (projected
+        // block by block) are used as they are.
+        pca: if prep.head.width < a.pca || a.features.as_deref().is_some_and(|f| f != "pair") {
+            0
+        } else {
+            a.pca
+        },
+        limit: a.limit,
+        features: prep.head.hash(),
+        metrics: annosat_core::models::METRICS_VERSION,
+        folds: a.folds,
+        feature_set: a.features.clone().filter(|f| f != "pair"),
+    };
+    let dir = work.join(&prep.name).join(cfg.hash());
+    atomic_write(
+        &dir.join("config.json"),
+        serde_json::to_string_pretty(&cfg)?.as_bytes(),
+    )?;
+    let groups: Vec<(u64, u64)> = cfg
+        .splits
+        .iter()
+        .flat_map(|&s| (0..cfg.seeds).map(move |r| (s, r)))
+        .collect();
+    Ok(Planned {
+        prep,
+        cfg,
+        dir,
+        groups,
+        started,
+    })
+}
+
+/// Trains the groups of `p` among `mine` that are not in its work folder yet.
+fn train_groups(p: &Planned, arms: &[Arm], mine: &[(u64, u64)]) -> Result<()> {
+    let (prep, cfg, dir) = (&p.prep, &p.cfg, &p.dir);
+    let head = &cfg.head;
+    let todo: Vec<_> = mine
+        .iter()
+        .filter(|g| !group_file(&dir, **g).exists())
+        .collect();
+    tracing::info!(
+        "{}: {} groups ({} done), {} heads each; work dir {}",
+        prep.name,
+        mine.len(),
+        mine.len() - todo.len(),
+        arms.iter().filter(|a| a.trained()).count() * cfg.ns.len(),
+        dir.display()
+    );
+    let pb = progress((todo.len() * head.epochs) as u64, &prep.name);
+    for &&(split, seed) in &todo {
+        let t0 = std::time::Instant::now();
+        let result =
+            group::train_group(&prep, &cfg.ns, &cfg.head, &arms, split, seed, |_| pb.inc(1))?;
+        pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
         atomic_write(
-            &dir.join("config.json"),
-            serde_json::to_string_pretty(&cfg)?.as_bytes(),
+            &group_file(&dir, (split, seed)),
+            &serde_json::to_vec(&result)?,
         )?;
-        let groups: Vec<(u64, u64)> = cfg
-            .splits
-            .iter()
-            .flat_map(|&s| (0..cfg.seeds).map(move |r| (s, r)))
-            .collect();
-        let todo: Vec<_> = groups
-            .iter()
-            .filter(|g| !group_file(&dir, **g).exists())
-            .collect();
         tracing::info!(
-            "{}: {} groups ({} done), {} heads each; work dir {}",
+            "{} split {split} seed {seed}: {:.2} s",
             prep.name,
-            groups.len(),
-            groups.len() - todo.len(),
-            arms.iter().filter(|a| a.trained()).count() * cfg.ns.len(),
-            dir.display()
+            t0.elapsed().as_secs_f64()
         );
-        let pb = progress((todo.len() * head.epochs) as u64, &prep.name);
-        for &&(split, seed) in &todo {
-            let t0 = std::time::Instant::now();
-            let result =
-                group::train_group(&prep, &cfg.ns, &cfg.head, &arms, split, seed, |_| pb.inc(1))?;
-            pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
-            atomic_write(
-                &group_file(&dir, (split, seed)),
-                &serde_json::to_vec(&result)?,
-            )?;
-            tracing::info!(
-                "{} split {split} seed {seed}: {:.2} s",
-                prep.name,
-                t0.elapsed().as_secs_f64()
-            );
+    }
+    pb.finish_and_clear();
+    Ok(())
+}
+
+/// Reads every group of `p` from its work folder and writes the exports.
+pub(crate) fn export_planned(a: &Args, p: &Planned) -> Result<()> {
+    let (prep, cfg, dir, groups) = (&p.prep, &p.cfg, &p.dir, &p.groups);
+    let results: Vec<group::GroupResult> = groups
+        .iter()
+        .map(|g| {
+            let f = group_file(&dir, *g);
+            let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
+            serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", f.display()))
+        })
+        .collect::<Result<_>>()?;
+    let out = export::write(&a.out, &prep, &cfg, &results)?;
+    tracing::info!(
+        "{}: exported to {} ({:.0} s in all)",
+        prep.name,
+        out.display(),
+        p.started.elapsed().as_secs_f64()
+    );
+    println!("{}", out.display());
+    Ok(())
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let (arms, head) = arms_and_head(&a)?;
+    let work = a.work.clone().unwrap_or_else(|| cache_root().join("sweep"));
+    // Groups are counted over the datasets in order: shard I owns every S-th of them.
+    let mut offset = 0;
+    for data in &a.data {
+        let p = plan_dataset(&a, data, &arms, &head, &work)?;
+        let mine: Vec<(u64, u64)> = p
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| a.shard.is_none_or(|s| s.owns(offset + j)))
+            .map(|(_, g)| *g)
+            .collect();
+        offset += p.groups.len();
+        train_groups(&p, &arms, &mine)?;
+        match a.shard {
+            Some(s) if s.count > 1 => shard::finished(&p, s, &mine)?,
+            _ => export_planned(&a, &p)?,
         }
-        pb.finish_and_clear();
-        let results: Vec<group::GroupResult> = groups
-            .iter()
-            .map(|g| {
-                let f = group_file(&dir, *g);
-                let bytes =
-                    std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
-                serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", f.display()))
-            })
-            .collect::<Result<_>>()?;
-        let out = export::write(&a.out, &prep, &cfg, &results)?;
-        tracing::info!(
-            "{}: exported to {} ({:.0} s in all)",
-            prep.name,
-            out.display(),
-            started.elapsed().as_secs_f64()
-        );
-        println!("{}", out.display());
     }
     Ok(())
 }
