@@ -219,7 +219,7 @@ fn train_groups(p: &Planned, arms: &[Arm], mine: &[(u64, u64)]) -> Result<()> {
     let head = &cfg.head;
     let todo: Vec<_> = mine
         .iter()
-        .filter(|g| !group_file(&dir, **g).exists())
+        .filter(|g| !group_file(dir, **g).exists())
         .collect();
     tracing::info!(
         "{}: {} groups ({} done), {} heads each; work dir {}",
@@ -233,10 +233,10 @@ fn train_groups(p: &Planned, arms: &[Arm], mine: &[(u64, u64)]) -> Result<()> {
     for &&(split, seed) in &todo {
         let t0 = std::time::Instant::now();
         let result =
-            group::train_group(&prep, &cfg.ns, &cfg.head, &arms, split, seed, |_| pb.inc(1))?;
+            group::train_group(prep, &cfg.ns, &cfg.head, arms, split, seed, |_| pb.inc(1))?;
         pb.set_position(pb.position().next_multiple_of(head.epochs as u64));
         atomic_write(
-            &group_file(&dir, (split, seed)),
+            &group_file(dir, (split, seed)),
             &serde_json::to_vec(&result)?,
         )?;
         tracing::info!(
@@ -255,12 +255,12 @@ pub(crate) fn export_planned(a: &Args, p: &Planned) -> Result<()> {
     let results: Vec<group::GroupResult> = groups
         .iter()
         .map(|g| {
-            let f = group_file(&dir, *g);
+            let f = group_file(dir, *g);
             let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
             serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", f.display()))
         })
         .collect::<Result<_>>()?;
-    let out = export::write(&a.out, &prep, &cfg, &results)?;
+    let out = export::write(&a.out, prep, cfg, &results)?;
     tracing::info!(
         "{}: exported to {} ({:.0} s in all)",
         prep.name,
