@@ -166,7 +166,7 @@ fn four_shards_merged_equal_one_sweep_byte_for_byte() {
     ));
     let o = cli(
         "merge",
-        &[flags(&data, &wm, &om, "4"), from(&[wx.clone()])].concat(),
+        &[flags(&data, &wm, &om, "4"), from(std::slice::from_ref(&wx))].concat(),
         &[],
     );
     assert!(!o.status.success());
