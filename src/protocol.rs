@@ -3,7 +3,7 @@
 //! tens of megabytes). Every request carries an id so the page can drop stale answers.
 
 use annosat_core::adaptive::AdaptiveResult;
-use annosat_core::agreement::{AgreeConfig, Agreement};
+use annosat_core::agreement::Agreement;
 use annosat_core::curves::{CurveConfig, Curves, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::summary::Summary;
@@ -43,7 +43,14 @@ pub enum Request {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum PlanJob {
     Extrapolate(ExtrapolateConfig),
-    Agree(AgreeConfig),
+    /// `annosat agree` at the level called `level` on the worker's table (built there from its
+    /// classes, so a job sent while new data loads cannot carry the old data's level).
+    Agree {
+        level: String,
+        grid: Vec<u32>,
+        repeats: u32,
+        seed: u64,
+    },
     /// `annosat adaptive` with its defaults for the table (`annosat_core::adaptive::AdaptiveConfig::defaults`).
     Adaptive {
         n0: u32,

@@ -298,11 +298,22 @@ fn plan(
                 curves: e.curves,
             })
         }
-        PlanJob::Agree(config) => Ok(PlanOutcome::Agreement(annosat_core::agreement::agreement(
-            t,
-            &config,
-            &mut counted,
-        ))),
+        PlanJob::Agree {
+            level,
+            grid,
+            repeats,
+            seed,
+        } => {
+            use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
+            let config = AgreeConfig {
+                level: Level::from_choice(&level, t.classes(), &[])?,
+                grid,
+                repeats,
+                seed,
+                ds: DsConfig::default(),
+            };
+            Ok(PlanOutcome::Agreement(agreement(t, &config, &mut counted)))
+        }
         PlanJob::Adaptive { n0, seed } => {
             let config = annosat_core::adaptive::AdaptiveConfig::defaults(t, n0, seed);
             annosat_core::adaptive::simulate(t, &config, &mut counted)

@@ -30,21 +30,20 @@ impl TrainTargets for Static {
     }
 }
 
-/// p_N of each row: the share of each class among the item's first N votes (all of them when it
-/// has fewer), for each N: `(ns, rows, K)`.
-fn soft(ns: &[u32], rows: &[usize], orders: &[Vec<u16>], k: usize) -> Vec<f32> {
+/// p_N of each row (the soft arm's target: the class shares of the item's first N votes, as the
+/// sweep's), for each N: `(ns, rows, K)`.
+fn soft(ns: &[u32], rows: &[usize], orders: &[Vec<u16>], k: usize, seeds: (u64, u64)) -> Vec<f32> {
     let mut out = vec![0f32; ns.len() * rows.len() * k];
     for (h, &n) in ns.iter().enumerate() {
+        let run = arms::RunTargets {
+            arm: arms::Arm::Soft,
+            n,
+            split_seed: seeds.0,
+            model_seed: seeds.1,
+        };
         for (j, &item) in rows.iter().enumerate() {
-            let votes = &orders[item][..(n as usize).min(orders[item].len())];
-            let row = &mut out[(h * rows.len() + j) * k..(h * rows.len() + j + 1) * k];
-            for &v in votes {
-                row[v as usize] += 1.0;
-            }
-            let t = votes.len().max(1) as f32;
-            for x in row.iter_mut() {
-                *x /= t;
-            }
+            let at = (h * rows.len() + j) * k;
+            run.static_row(item, &orders[item], k, &mut out[at..at + k]);
         }
     }
     out
@@ -85,8 +84,8 @@ pub fn train_points(
         let subset = train[..items].to_vec();
         let split = [subset.clone(), parts[1].clone(), parts[2].clone()];
         let inputs = Inputs::new(&prep.head.values, prep.head.width, &split, k, &Device::Cpu)?;
-        let mut targets = Static(soft(&ns, &subset, &orders, k));
-        let val = soft(&ns, &parts[1], &orders, k);
+        let mut targets = Static(soft(&ns, &subset, &orders, k, (split_seed, model_seed)));
+        let val = soft(&ns, &parts[1], &orders, k, (split_seed, model_seed));
         let outs = mlp::train(
             hc,
             &inputs,
@@ -123,15 +122,18 @@ pub fn plan(
     if cfg.seeds == 0 {
         bail!("seeds must be at least 1");
     }
+    // N up to the fewest votes an item has, as the sweep: every item then has its N votes.
     let max_votes = (0..prep.pool.num_items())
         .map(|i| prep.pool.total(i))
-        .max()
+        .min()
         .unwrap_or(0);
     let train_items = group_split(prep.item_ids.len(), cfg.split_seed, prep.folds)[0].len();
     let mut config = cfg.clone();
     if config.budgets.is_empty() {
         config.budgets = [1, 3, 10].iter().map(|f| f * train_items as u64).collect();
     }
+    config.budgets.sort_unstable();
+    config.budgets.dedup();
     let points = grid(
         &config.budgets,
         &config.ns,
@@ -229,27 +231,28 @@ mod tests {
 
     #[test]
     fn the_grid_keeps_what_fits() {
-        let g = grid(&[1000, 100], &[1, 5, 10, 200], 500, 100, 10);
-        // 1000/1 = 1000 items > 500; 1000/200: N above the votes; 100/10 = 10 items is the least.
+        let g = grid(&[1000, 100, 1000], &[0, 1, 5, 10, 200, 5], 500, 100, 10);
+        // Sorted and once each; N = 0 and N = 200 (above the votes) never; 1000/1 = 1000 items
+        // > 500; 100/10 = 10 items is the least.
         assert_eq!(
             g,
             vec![
-                (1000, 200, 5),
-                (1000, 100, 10),
                 (100, 100, 1),
                 (100, 20, 5),
-                (100, 10, 10)
+                (100, 10, 10),
+                (1000, 200, 5),
+                (1000, 100, 10),
             ]
         );
     }
 
     #[test]
     fn soft_targets_are_vote_shares_of_the_first_n() {
-        let orders = vec![vec![0u16, 1, 1, 2], vec![2u16]];
-        let t = soft(&[2, 10], &[0, 1], &orders, 3);
+        let orders = vec![vec![0u16, 1, 1, 2], vec![2u16, 2, 0, 0]];
+        let t = soft(&[2, 4], &[0, 1], &orders, 3, (42, 0));
         assert_eq!(
             t,
-            vec![0.5, 0.5, 0.0, 0.0, 0.0, 1.0, 0.25, 0.5, 0.25, 0.0, 0.0, 1.0]
+            vec![0.5, 0.5, 0.0, 0.0, 0.0, 1.0, 0.25, 0.5, 0.25, 0.5, 0.0, 0.5]
         );
     }
 }

@@ -5,7 +5,7 @@
 use crate::curves_cmd::Format;
 use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
 use annosat_core::VoteTable;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
 use std::path::PathBuf;
@@ -37,8 +37,9 @@ pub struct Args {
     /// interval (the class names are numbers).
     #[arg(long, value_enum, default_value = "nominal")]
     level: LevelArg,
-    /// Ordinal: the class names from lowest to highest, comma-separated. Default: the file's class
-    /// order (numeric when every class is a number, else alphabetical).
+    /// Ordinal: the class names from lowest to highest, comma-separated. Default: the table's class
+    /// order (a wide file's header order; a long file's labels sorted, numerically when all are
+    /// numbers).
     #[arg(long, value_delimiter = ',')]
     order: Vec<String>,
     /// Dawid–Skene's EM: at most this many rounds …
@@ -59,42 +60,12 @@ pub struct Args {
 
 /// The level the flags ask for, on `table`'s classes.
 pub fn level_of(table: &VoteTable, level: LevelArg, order: &[String]) -> Result<Level> {
-    let classes = table.classes();
-    if !order.is_empty() && !matches!(level, LevelArg::Ordinal) {
-        bail!("--order is for --level ordinal");
-    }
-    Ok(match level {
-        LevelArg::Nominal => Level::Nominal,
-        LevelArg::Interval => Level::Interval {
-            values: classes
-                .iter()
-                .map(|c| {
-                    c.trim().parse::<f64>().ok().filter(|v| v.is_finite()).with_context(|| {
-                        format!("interval α needs numeric classes; {c:?} is not a number (ordinal α ranks named classes: --level ordinal --order …)")
-                    })
-                })
-                .collect::<Result<_>>()?,
-        },
-        LevelArg::Ordinal if order.is_empty() => Level::Ordinal {
-            order: (0..classes.len()).collect(),
-        },
-        LevelArg::Ordinal => {
-            let mut idx = Vec::new();
-            for name in order {
-                let Some(i) = classes.iter().position(|c| c == name.trim()) else {
-                    bail!("--order names {name:?}, which is not a class; the classes are {classes:?}");
-                };
-                if idx.contains(&i) {
-                    bail!("--order names {name:?} twice");
-                }
-                idx.push(i);
-            }
-            if idx.len() != classes.len() {
-                bail!("--order must name every class once; the classes are {classes:?}");
-            }
-            Level::Ordinal { order: idx }
-        }
-    })
+    let name = match level {
+        LevelArg::Nominal => "nominal",
+        LevelArg::Ordinal => "ordinal",
+        LevelArg::Interval => "interval",
+    };
+    Level::from_choice(name, table.classes(), order).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 pub fn run(a: Args) -> Result<()> {

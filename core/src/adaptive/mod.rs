@@ -10,7 +10,8 @@
 //! add-1/K smoothing, JS distance, majority agreement, entropy correlation over items).
 //!
 //! Policies ([`Policy`]): uniform (the items with fewest votes so far: at every budget each item has
-//! the same count, i.e. the ordinary N-vote subsample), disagreement (the items whose votes so far
+//! the same count — the ordinary N-vote subsample when every item has at least that many votes;
+//! an item that runs out keeps all of its votes and the others share the rest), disagreement (the items whose votes so far
 //! have the largest entropy), and entropy variance (the items whose entropy is most uncertain:
 //! Var[H(θ)] under the posterior Dirichlet(α + c_i), α fitted to the first `n0` votes by maximum
 //! marginal likelihood, [`crate::extrapolate::fit`]). Ties go to fewer votes, then to a seeded
@@ -97,6 +98,8 @@ pub enum AdaptiveError {
     BudgetTooLarge(u32, u32),
     #[error("batch and repeats must be at least 1")]
     Zero,
+    #[error("uniform must be the first policy: the others are compared with it")]
+    UniformFirst,
     #[error("no budget to simulate: the items have no more than n0 = {0} votes on average")]
     NoBudgets(u32),
     #[error("entropy variance's prior: {0}")]
@@ -149,8 +152,8 @@ pub fn simulate(
     if cfg.batch == 0 || cfg.repeats == 0 {
         return Err(AdaptiveError::Zero);
     }
-    if cfg.budgets.is_empty() {
-        return Err(AdaptiveError::NoBudgets(cfg.n0));
+    if cfg.policies.first() != Some(&Policy::Uniform) {
+        return Err(AdaptiveError::UniformFirst);
     }
     let k = table.num_classes();
     let items: Vec<usize> = (0..table.num_items())
@@ -158,6 +161,9 @@ pub fn simulate(
         .collect();
     if items.is_empty() {
         return Err(AdaptiveError::NoItems(cfg.n0));
+    }
+    if cfg.budgets.is_empty() {
+        return Err(AdaptiveError::NoBudgets(cfg.n0));
     }
     let available: u64 = items.iter().map(|&i| table.total(i) as u64).sum();
     for &b in &cfg.budgets {

@@ -79,6 +79,13 @@ fn budgets_are_checked() {
     let mut c = cfg(vec![Policy::EntropyVariance], vec![5]);
     c.n0 = 1;
     assert_eq!(run(c), AdaptiveError::BadStart);
+    assert_eq!(
+        run(cfg(vec![Policy::Disagreement, Policy::Uniform], vec![5])),
+        AdaptiveError::UniformFirst
+    );
+    let mut c = cfg(vec![Policy::Uniform], vec![5]);
+    c.n0 = 21;
+    assert_eq!(run(c), AdaptiveError::NoItems(21));
 }
 
 /// Uniform allocation is the ordinary N-vote subsample: its means agree with `curves` at N within

@@ -32,6 +32,56 @@ pub enum Level {
 }
 
 impl Level {
+    /// The level called `name` ("nominal", "ordinal", "interval") on `classes`: ordinal ranks them
+    /// in `order` (class names, lowest first; empty: the table's class order), interval reads the
+    /// class names as numbers. The CLI's flags and the Plan room's choice both come through here.
+    pub fn from_choice(name: &str, classes: &[String], order: &[String]) -> Result<Level, String> {
+        if !order.is_empty() && name != "ordinal" {
+            return Err("an order of the classes is for the ordinal level".into());
+        }
+        match name {
+            "nominal" => Ok(Level::Nominal),
+            "interval" => classes
+                .iter()
+                .map(|c| {
+                    c.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                        format!("interval α needs numeric classes; {c:?} is not a number (ordinal α ranks named classes)")
+                    })
+                })
+                .collect::<Result<_, _>>()
+                .map(|values| Level::Interval { values }),
+            "ordinal" if order.is_empty() => Ok(Level::Ordinal {
+                order: (0..classes.len()).collect(),
+            }),
+            "ordinal" => {
+                let mut idx = Vec::new();
+                for name in order {
+                    let Some(i) = classes.iter().position(|c| c == name.trim()) else {
+                        return Err(format!("the order names {name:?}, which is not a class; the classes are {classes:?}"));
+                    };
+                    if idx.contains(&i) {
+                        return Err(format!("the order names {name:?} twice"));
+                    }
+                    idx.push(i);
+                }
+                if idx.len() != classes.len() {
+                    return Err(format!("the order must name every class once; the classes are {classes:?}"));
+                }
+                Ok(Level::Ordinal { order: idx })
+            }
+            other => Err(format!("unknown level {other:?}: nominal, ordinal or interval")),
+        }
+    }
+
+    /// Whether the level fits `k` classes (a level built for another table does not).
+    fn fits(&self, k: usize) -> bool {
+        match self {
+            Level::Nominal => true,
+            Level::Ordinal { order } => order.len() == k && order.iter().all(|&c| c < k),
+            Level::Interval { values } => values.len() == k,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Level::Nominal => "nominal",
@@ -72,6 +122,9 @@ impl Level {
 /// there is no expected disagreement (every vote of one class). Nominal: `krippendorff_alpha(c, k,
 /// &Level::Nominal)`.
 pub fn krippendorff_alpha(counts: &[u32], k: usize, level: &Level) -> Option<f64> {
+    if !level.fits(k) {
+        return None;
+    }
     let mut o = vec![0.0f64; k * k];
     let mut any = false;
     for row in counts.chunks(k) {

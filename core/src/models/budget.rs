@@ -20,20 +20,29 @@ pub struct BudgetPoint {
 }
 
 /// The (budget, items, n) points of `budgets` × `ns` that fit: at least `min_items` and at most
-/// the training split's items, N at most the most votes an item has.
+/// the training split's items, N from 1 to `votes` (the fewest votes an item has: every item of a
+/// point then has its N votes, so a point's budget is what it spends). Budgets and N are taken
+/// once each, in increasing order.
 pub fn grid(
     budgets: &[u64],
     ns: &[u32],
     train_items: usize,
-    max_votes: u32,
+    votes: u32,
     min_items: usize,
 ) -> Vec<(u64, usize, u32)> {
+    let sorted = |v: &[u64]| {
+        let mut v = v.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let ns: Vec<u64> = sorted(&ns.iter().map(|&n| n as u64).collect::<Vec<_>>());
     let mut out = Vec::new();
-    for &b in budgets {
-        for &n in ns {
-            let i = (b / n as u64) as usize;
-            if n >= 1 && n <= max_votes && i >= min_items && i <= train_items {
-                out.push((b, i, n));
+    for b in sorted(budgets) {
+        for &n in ns.iter().filter(|&&n| n >= 1 && n <= votes as u64) {
+            let i = (b / n) as usize;
+            if i >= min_items && i <= train_items {
+                out.push((b, i, n as u32));
             }
         }
     }

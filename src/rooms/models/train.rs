@@ -328,7 +328,9 @@ pub fn start_own(
         ts.own.set(None);
     }
     ts.for_plan.set(plan.is_some());
-    EXPORT.with(|e| *e.borrow_mut() = st.dataset.get_untracked());
+    EXPORT.with(|e| {
+        *e.borrow_mut() = untrack(|| crate::rooms::plan::budget_key(st));
+    });
     ts.phase.set(Phase::Fetching);
     // Absolute: the worker runs from a blob: URL, against which relative URLs do not resolve.
     let base = web_sys::window()
@@ -429,6 +431,10 @@ pub fn progress_text(p: &Phase) -> Option<(f64, String)> {
 pub fn PhaseLine(prefix: &'static str) -> impl IntoView {
     let ts = expect_context::<TrainSt>();
     move || {
+        // The Plan room's budget planner shows its own progress there.
+        if ts.for_plan.get() {
+            return ().into_any();
+        }
         let p = ts.phase.get();
         match (&p, progress_text(&p)) {
             (_, Some((done, text))) => view! {

@@ -29,6 +29,20 @@ fn ensure_exports(ms: ModelsSt) {
     });
 }
 
+/// What identifies the data shown: the dataset, and for an upload its name, items and votes.
+pub(crate) fn data_key(st: St) -> String {
+    let ds = st.dataset.get();
+    if ds != crate::state::UPLOADED {
+        return ds;
+    }
+    let name = st.upload_name.get().unwrap_or_default();
+    let size = st
+        .summary
+        .with(|s| s.as_ref().map(|s| (s.items, s.total_votes)))
+        .unwrap_or_default();
+    format!("{ds}|{name}|{}|{}", size.0, size.1)
+}
+
 /// Starts the planner with `annosat plan`'s defaults on `dataset`, whose export is `path`.
 fn start(st: St, ts: TrainSt, dataset: String, path: String) {
     let Some(entry) = st.entry(&dataset) else {
@@ -111,10 +125,7 @@ pub fn BudgetCard() -> impl IntoView {
         if !ts.for_plan.get() {
             return None;
         }
-        let stop = move |_| {
-            cancel();
-            ts.phase.set(Phase::Cancelled);
-        };
+        let stop = move |_| crate::rooms::models::train::user_cancel(ts);
         Some(match ts.phase.get() {
             Phase::Fetching => view! { <p class="status" id="budget-status" data-state="busy">"fetching the dataset and its head features…"</p> }.into_any(),
             Phase::Stage { stage, done, detail } => view! {
@@ -128,15 +139,15 @@ pub fn BudgetCard() -> impl IntoView {
             Phase::Failed(e) => view! { <p class="error" id="budget-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }.into_any(),
             Phase::Cancelled => view! { <p class="status" id="budget-status" data-state="stopped">"Stopped; nothing new was trained."</p> }.into_any(),
             Phase::Idle => match ts.budget.get() {
-                Some(b) => {
-                    let on = if b.dataset == crate::state::UPLOADED {
+                Some(b) if b.dataset == data_key(st) => {
+                    let on = if st.dataset.get() == crate::state::UPLOADED {
                         st.upload_name.get().unwrap_or_else(|| "your file".into())
                     } else {
                         b.dataset.clone()
                     };
                     view! { <p class="status" id="budget-status" data-state="idle">{format!("Trained in {:.1} s in the model worker: {} points × {} seeds on {on}.", b.ms / 1000.0, b.report.points.len(), b.report.config.seeds)}</p> }.into_any()
                 }
-                None => view! { <p></p> }.into_any(),
+                _ => view! { <p></p> }.into_any(),
             },
         })
     };
@@ -172,8 +183,9 @@ fn BudgetResult() -> impl IntoView {
     let st = expect_context::<St>();
     move || {
         let b: std::sync::Arc<BudgetDone> = ts.budget.get()?;
-        // A report belongs to the dataset it was trained on.
-        if b.dataset != st.dataset.get() {
+        // A report belongs to the data it was trained on (every upload is "uploaded": the key
+        // holds the file's name and size too).
+        if b.dataset != data_key(st) {
             return None;
         }
         let r = &b.report;

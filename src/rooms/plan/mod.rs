@@ -1,8 +1,11 @@
-//! The Plan room: beyond the votes the data have. For now its first tool, the curves extrapolated
-//! to more votes per item than the data have (annosat_core::extrapolate, computed in the first
-//! curve worker): the fitted prior, its fit check, and the four metric panels, with a CSV export.
+//! The Plan room: beyond the votes the data have, and how to spend the next ones. Its tools: the
+//! curves extrapolated to more votes per item than the data have (annosat_core::extrapolate: the
+//! fitted prior, its fit check, four panels, CSV), agreement and aggregation vs N and the adaptive
+//! allocation simulation (`tools.rs`), all in the first curve worker, and the budget planner in
+//! the model worker (`budget_view.rs`).
 
 mod budget_view;
+pub(crate) use budget_view::data_key as budget_key;
 pub mod state;
 mod tools;
 

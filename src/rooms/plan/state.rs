@@ -2,7 +2,7 @@
 
 use annosat_app::protocol::{PlanJob, PlanOutcome};
 use annosat_core::adaptive::AdaptiveResult;
-use annosat_core::agreement::{AgreeConfig, Agreement, DsConfig, Level};
+use annosat_core::agreement::Agreement;
 use annosat_core::curves::{CurveConfig, Curves, Reference};
 use annosat_core::extrapolate::{
     check::FitCheck, Components, ExtrapolateConfig, Prior, ReferenceVotes,
@@ -139,29 +139,16 @@ impl PlanSt {
         );
     }
 
-    /// Agreement vs N on a table whose most votes per item is `max_votes` and whose classes are
-    /// `classes` (interval α needs them numeric: the caller offers it only then).
-    pub fn start_agree(&self, classes: &[String], max_votes: u32, repeats: u32, seed: u64) {
-        let level = match self.level.get_untracked() {
-            "ordinal" => Level::Ordinal {
-                order: (0..classes.len()).collect(),
-            },
-            "interval" => Level::Interval {
-                values: classes
-                    .iter()
-                    .map(|c| c.trim().parse().unwrap_or(f64::NAN))
-                    .collect(),
-            },
-            _ => Level::Nominal,
-        };
-        let config = AgreeConfig {
-            level,
+    /// Agreement vs N on a table whose most votes per item is `max_votes`, at the level chosen
+    /// (the worker builds it from its table's classes).
+    pub fn start_agree(&self, max_votes: u32, repeats: u32, seed: u64) {
+        let job = PlanJob::Agree {
+            level: self.level.get_untracked().to_string(),
             grid: agree_grid(max_votes),
             repeats,
             seed,
-            ds: DsConfig::default(),
         };
-        self.send(Tool::Agree, 0, seed, PlanJob::Agree(config));
+        self.send(Tool::Agree, 0, seed, job);
     }
 
     /// The adaptive simulation with `annosat adaptive`'s defaults for the table and `n0`.
@@ -226,9 +213,8 @@ impl PlanSt {
         self.result.set(None);
         self.agreement.set(None);
         self.adaptive.set(None);
-        if matches!(self.status.get_untracked(), PlanStatus::Busy { .. }) {
-            self.status.set(PlanStatus::Idle);
-        }
+        // A message about the old data (failed, stopped, busy) does not belong to the new.
+        self.status.set(PlanStatus::Idle);
     }
 }
 

@@ -46,24 +46,24 @@ pub fn AgreeCard() -> impl IntoView {
                 .all(|x| x.trim().parse::<f64>().is_ok_and(f64::is_finite))
     };
     let run = move |_| {
-        let Some((classes, max)) = st
+        let Some(max) = st
             .summary
-            .with_untracked(|s| s.as_ref().map(|s| (s.classes.clone(), s.votes_max)))
+            .with_untracked(|s| s.as_ref().map(|s| s.votes_max))
         else {
             return;
         };
         if plan.level.get_untracked() == "interval" && !numeric() {
             plan.level.set("nominal");
         }
-        plan.start_agree(&classes, max, REPEATS, st.seed.get_untracked());
+        plan.start_agree(max, REPEATS, st.seed.get_untracked());
     };
     view! {
         <section class="card plan-tool" id="agree">
             <h2>"Agreement and aggregation vs N"</h2>
             <p>"How much N annotators agree (Krippendorff's α of N-vote subsamples), and how often the label that majority vote — or Dawid–Skene, which learns each annotator's confusion matrix and needs annotator ids (a long-form upload "
                 <code>"item_id,annotator_id,label"</code>
-                ") — gives an item from N of its votes is the label it gives from all of them. As "
-                <code>"annosat agree"</code>" (README)."</p>
+                ") — gives an item from N of its votes is the label it gives from all of them. N = 1 to 20, then every 10th up to the most votes an item has; as "
+                <code>"annosat agree --n"</code>" with those N (README)."</p>
             <div class="row">
                 <label>"α's level "
                     <select id="agree-level" on:change=move |ev| {
@@ -74,7 +74,7 @@ pub fn AgreeCard() -> impl IntoView {
                         })
                     }>
                         <option value="nominal" selected=move || plan.level.get() == "nominal">"nominal (classes unordered)"</option>
-                        <option value="ordinal" selected=move || plan.level.get() == "ordinal">"ordinal (classes in the file's order)"</option>
+                        <option value="ordinal" selected=move || plan.level.get() == "ordinal">"ordinal (classes in the table's order)"</option>
                         <option value="interval" prop:disabled=move || !numeric()
                             selected=move || plan.level.get() == "interval">"interval (class names are numbers)"</option>
                     </select>
