@@ -21,7 +21,9 @@
 #      (plan.test.mjs) and its agreement and adaptive tools against the CLI (plan-tools.test.mjs),
 #      the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
-#   8. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
+#   8. a sharded sweep on a real one-node Slurm cluster (scripts/slurm-test.sh: installs Debian's
+#      slurm and munge if missing, requeues a shard mid-way, merges, compares byte for byte)
+#   9. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -94,6 +96,10 @@ cargo build --locked --profile native -p annosat-trainer
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)
+
+step "a real Slurm cluster on this machine: 4 sweep shards as an array job, one requeued mid-way, the merge after afterok equal to one process (scripts/slurm-test.sh)"
+# (it builds the full CLI itself: serve.test above built the candle-free one into the same path)
+bash scripts/slurm-test.sh
 
 step "the trainer type-checks with --features cuda (CUDA 13 nvcc from PyPI builds candle's kernels)"
 eval "$(bash scripts/cuda-toolchain.sh --env)"
