@@ -57,6 +57,10 @@ pub struct Args {
     /// Write the results as JSON here.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Train only shard I of S of the N list (0-based; every S-th N, e.g. one GPU each): writes
+    /// OUT.shard-I-of-S.json, which `annosat merge-finetune --out OUT` combines into OUT.
+    #[arg(long)]
+    pub shard: Option<crate::sweep::shard::Shard>,
 }
 
 #[derive(serde::Serialize)]
@@ -170,8 +174,23 @@ pub fn run(a: Args) -> Result<()> {
         .map(|i| table.total(i))
         .min()
         .unwrap_or(0);
+    let all_ns: Vec<u32> =
+        a.ns.iter()
+            .copied()
+            .filter(|&n| n >= 1 && n <= max_n)
+            .collect();
+    if a.shard.is_some() && a.out.is_none() {
+        bail!("--shard needs --out: each shard writes OUT.shard-I-of-S.json for `annosat merge-finetune --out OUT`");
+    }
+    // Shard I trains every S-th N of the list (each N is an independent fine-tune).
+    let mine: Vec<u32> = all_ns
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| a.shard.is_none_or(|s| s.owns(*j)))
+        .map(|(_, &n)| n)
+        .collect();
     let mut results = Vec::new();
-    for &n in a.ns.iter().filter(|&&n| n >= 1 && n <= max_n) {
+    for &n in &mine {
         let (enc, varmap) = BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
         let varmap = varmap.expect("trainable encoder has variables");
         let before: Vec<(String, Tensor)> = varmap
@@ -285,9 +304,22 @@ pub fn run(a: Args) -> Result<()> {
         });
     }
     if let Some(out) = &a.out {
-        let body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": a.arm, "device": a.device,
+        let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": a.arm, "device": a.device,
             "split": a.split, "seed": a.seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
-        atomic_write(out, &serde_json::to_vec_pretty(&body)?)?;
+        match a.shard {
+            Some(s) => {
+                body["shard"] = serde_json::json!({"index": s.index, "of": s.count, "ns": all_ns});
+                let path = crate::finetune_merge::shard_path(out, s);
+                atomic_write(&path, &serde_json::to_vec_pretty(&body)?)?;
+                eprintln!(
+                    "shard {}/{} written to {}",
+                    s.index,
+                    s.count,
+                    path.display()
+                );
+            }
+            None => atomic_write(out, &serde_json::to_vec_pretty(&body)?)?,
+        }
     }
     Ok(())
 }

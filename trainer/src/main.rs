@@ -22,6 +22,8 @@ mod features_cmd;
 #[cfg(feature = "models")]
 mod finetune_cmd;
 #[cfg(feature = "models")]
+mod finetune_merge;
+#[cfg(feature = "models")]
 mod finetune_top_cmd;
 #[cfg(feature = "models")]
 mod plan_cmd;
@@ -89,6 +91,9 @@ enum Command {
     /// single-process sweep writes, byte for byte; run with the sweep's flags.
     #[cfg(feature = "models")]
     Merge(sweep::shard::MergeArgs),
+    /// Combine the shards of a fine-tune (`finetune --shard I/S --out OUT`) into OUT.
+    #[cfg(feature = "models")]
+    MergeFinetune(finetune_merge::Args),
     /// Fine-tune the whole encoder plus a head on N-vote targets (CPU, or CUDA with --features cuda).
     #[cfg(feature = "models")]
     Finetune(finetune_cmd::Args),
@@ -132,6 +137,8 @@ fn main() -> ExitCode {
         Command::Plan(a) => plan_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Merge(a) => sweep::shard::merge(a),
+        #[cfg(feature = "models")]
+        Command::MergeFinetune(a) => finetune_merge::run(a),
         Command::Repro(a) => repro_cmd::run(a),
         Command::Pool(a) => pool_cmd::run(a),
         #[cfg(feature = "models")]

@@ -87,3 +87,93 @@ fn finetune_top_reproduces_the_encoder_and_trains_its_top_layer() {
     let kl = |out: &str| out.lines().find(|l| l.contains("KL")).unwrap().to_string();
     assert_ne!(kl(&frozen), kl(&top), "{frozen}\n{top}");
 }
+
+/// `finetune --shard I/S` trains every S-th N; `merge-finetune` gives one process's file (the
+/// measured throughput aside), names a missing shard and refuses one run with other settings.
+#[test]
+fn finetune_shards_merge_into_one_run() {
+    let snli = data_dir().join("chaosnli_snli");
+    let dir = std::env::temp_dir().join(format!("annosat-finetune-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = |out: &std::path::Path, epochs: &str| -> Vec<String> {
+        [
+            "finetune",
+            "--data",
+            snli.to_str().unwrap(),
+            "--limit",
+            "40",
+            "--ns",
+            "1,5,10",
+            "--epochs",
+            epochs,
+            "--batch",
+            "8",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run = |v: Vec<String>| -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
+            .args(v)
+            .output()
+            .unwrap()
+    };
+    let one = dir.join("one.json");
+    assert!(run(args(&one, "1")).status.success());
+    let merged = dir.join("merged.json");
+    for s in ["0/2", "1/2"] {
+        let mut a = args(&merged, "1");
+        a.extend(["--shard".into(), s.into()]);
+        let o = run(a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let shard1 = dir.join("merged.json.shard-1-of-2.json");
+    let saved = std::fs::read(&shard1).unwrap();
+    // A missing shard is named.
+    std::fs::remove_file(&shard1).unwrap();
+    let o = run(vec![
+        "merge-finetune".into(),
+        "--out".into(),
+        merged.display().to_string(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shard(s) 1/2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A shard run with other settings is refused.
+    let mut other = args(&merged, "2");
+    other.extend(["--shard".into(), "1/2".into()]);
+    assert!(run(other).status.success());
+    let o = run(vec![
+        "merge-finetune".into(),
+        "--out".into(),
+        merged.display().to_string(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
+    std::fs::write(&shard1, saved).unwrap();
+    let o = run(vec![
+        "merge-finetune".into(),
+        "--out".into(),
+        merged.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // One process's file, but for the measured throughput.
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        for r in v["results"].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("samples_per_s");
+        }
+        v
+    };
+    let (a, b) = (read(&one), read(&merged));
+    assert_eq!(a["results"].as_array().unwrap().len(), 3);
+    assert_eq!(a, b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
