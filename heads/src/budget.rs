@@ -167,7 +167,7 @@ pub fn plan(
         )?);
     }
     let constant = constant_baseline(prep, config.split_seed);
-    let target = target_side(prep, &points, config.split_seed);
+    let target = target_side(prep, &config.ns, config.split_seed);
     let mut report = BudgetReport {
         config,
         train_items,
@@ -181,18 +181,37 @@ pub fn plan(
     Ok(report)
 }
 
-/// The target-side curves (`annosat curves`, 50 repeats) of the votes at every N of `points`.
-fn target_side(prep: &Dataset, points: &[(u64, usize, u32)], seed: u64) -> Vec<TargetSide> {
-    use annosat_core::curves::{compute, CurveConfig, Metric};
-    let mut ns: Vec<u32> = points.iter().map(|p| p.2).collect();
+/// The target side at every N asked for (`annosat curves`, 50 repeats): on the votes when every N
+/// is within the most votes an item has; past it, extrapolated to the largest N
+/// (`annosat extrapolate --reference-votes` that N, the prior the BIC chooses), so a user with a
+/// few votes per item still sees what more annotators would give the labels.
+fn target_side(prep: &Dataset, ns: &[u32], seed: u64) -> Vec<TargetSide> {
+    use annosat_core::curves::{compute, CurveConfig, Curves, Metric};
+    use annosat_core::extrapolate::{extrapolate, Components, ExtrapolateConfig, ReferenceVotes};
+    let mut ns: Vec<u32> = ns.iter().copied().filter(|&n| n >= 1).collect();
     ns.sort_unstable();
     ns.dedup();
+    let (Some(&top), most) = (ns.last(), prep.pool.max_total()) else {
+        return Vec::new();
+    };
     let cfg = CurveConfig {
         grid: ns,
         seed,
         ..Default::default()
     };
-    let Ok(c) = compute(&prep.pool, &cfg) else {
+    let (curves, to): (Option<Curves>, Option<u32>) = if top <= most {
+        (compute(&prep.pool, &cfg).ok(), None)
+    } else {
+        let x = ExtrapolateConfig {
+            reference_votes: ReferenceVotes::Votes(top.max(2)),
+            curves: cfg,
+            draws: 10,
+            components: Components::Auto { max: 4 },
+        };
+        let e = extrapolate(&prep.pool, &x, &mut |_, _| {}).ok();
+        (e.map(|e| e.curves), Some(top))
+    };
+    let Some(c) = curves else {
         return Vec::new();
     };
     c.grid
@@ -202,6 +221,7 @@ fn target_side(prep: &Dataset, points: &[(u64, usize, u32)], seed: u64) -> Vec<T
             n,
             kl: c.point_at(Metric::Kl, g).mean,
             entropy_corr: c.point_at(Metric::EntropyCorr, g).mean,
+            extrapolated_to: to,
         })
         .collect()
 }

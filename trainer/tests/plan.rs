@@ -42,12 +42,57 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
         .find(|f| f["metric"] == "kl")
         .unwrap();
     assert_eq!(best["budget"], 1000);
-    // The target side at each N of the points: KL of p_N falls with N.
+    // The target side at each N asked for: KL of p_N falls with N; N = 2000, past the 100 votes
+    // each item has, makes it extrapolated (to 2000 votes per item).
     let t = out["target"].as_array().unwrap();
-    assert_eq!(t.len(), 3);
+    assert_eq!(t.len(), 4);
     assert!(t[0]["kl"].as_f64().unwrap() > t[2]["kl"].as_f64().unwrap());
+    assert_eq!(t[3]["extrapolated_to"], 2000);
     assert!(
         best["spread"]["mean"].as_f64().unwrap() < constant,
         "best KL {best} vs the constant predictor's {constant}"
     );
+}
+
+/// With 5 votes per item (ChaosNLI-SNLI's original SNLI votes) the model side stops at N = 5; the
+/// target side goes on to N = 100, extrapolated (and says so).
+#[test]
+fn plan_on_five_votes_extrapolates_the_target_side() {
+    let votes = data_dir().join("chaosnli_snli/votes_old5.csv");
+    let features = repo_root().join("public/models/chaosnli_snli/features.safetensors");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
+        .args([
+            "plan",
+            "--votes",
+            votes.to_str().unwrap(),
+            "--head-features",
+            features.to_str().unwrap(),
+            "--budgets",
+            "1000",
+            "--seeds",
+            "1",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ns: Vec<u64> = r["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[2].as_u64().unwrap())
+        .collect();
+    assert!(ns.iter().all(|&n| n <= 5), "{ns:?}");
+    let t = r["target"].as_array().unwrap();
+    let last = t.last().unwrap();
+    assert_eq!(last["n"], 100);
+    assert_eq!(last["extrapolated_to"], 100);
+    assert!(last["kl"].as_f64().unwrap() < t[0]["kl"].as_f64().unwrap());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("extrapolated"));
 }

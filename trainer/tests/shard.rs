@@ -173,6 +173,27 @@ fn four_shards_merged_equal_one_sweep_byte_for_byte() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("for another configuration"), "{err}");
 
+    // On a shared work folder, a shard run with other flags: its groups are never merged, and the
+    // merge says where they are.
+    let (ws, os) = (tmp("w-shared"), tmp("o-shared"));
+    ok(cli(
+        "sweep",
+        &flags(&data, &ws, &os, "4"),
+        &["--shard", "0/2"],
+    ));
+    ok(cli(
+        "sweep",
+        &flags(&data, &ws, &os, "8"),
+        &["--shard", "1/2"],
+    ));
+    let o = cli("merge", &flags(&data, &ws, &os, "4"), &[]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("shard(s) 1 of 2") && err.contains("Shards of another configuration"),
+        "{err}"
+    );
+
     // All four: the exports of the single-process sweep, byte for byte.
     ok(cli(
         "merge",

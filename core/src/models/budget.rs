@@ -133,6 +133,10 @@ pub struct TargetSide {
     pub n: u32,
     pub kl: Option<f64>,
     pub entropy_corr: Option<f64>,
+    /// When N goes past the votes the items have, the target side is extrapolated
+    /// (`annosat extrapolate --reference-votes` the largest N): M' here.
+    #[serde(default)]
+    pub extrapolated_to: Option<u32>,
 }
 
 impl BudgetReport {
@@ -219,8 +223,12 @@ impl BudgetReport {
                     last.entropy_corr.unwrap_or(f64::NAN)
                 )
             });
+        let against = match first.extrapolated_to {
+            Some(m) => format!("p_{m} (extrapolated: what {m} votes per item would give, from a Dirichlet prior fitted to the items — check its fit with `annosat extrapolate`)"),
+            None => "all of an item's votes".into(),
+        };
         Some(format!(
-            "Target side (the labels alone, no model): KL of p_N to all of an item's votes falls from {:.4} at N = {} to {:.4} at N = {}{ec}: per item, more annotators always help; the trade-off between items and annotators is the model's.",
+            "Target side (the labels alone, no model): KL of p_N to {against} falls from {:.4} at N = {} to {:.4} at N = {}{ec}: per item, more annotators always help; the trade-off between items and annotators is the model's.",
             first.kl.unwrap_or(f64::NAN),
             first.n,
             last.kl.unwrap_or(f64::NAN),

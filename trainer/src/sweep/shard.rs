@@ -141,6 +141,31 @@ fn gather(p: &Planned, from: &Path) -> Result<PathBuf> {
     Ok(same)
 }
 
+/// A note on shards in the shared work folder that ran with other flags (their groups are under
+/// another configuration's hash and are never merged), or nothing.
+fn other_configurations(p: &Planned) -> String {
+    let Some(ds) = p.dir.parent() else {
+        return String::new();
+    };
+    let others: Vec<String> = std::fs::read_dir(ds)
+        .map(|r| {
+            r.flatten()
+                .filter(|e| e.path() != p.dir && e.path().join("shards").is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ". Shards of another configuration are in {} (hash {}): they are not merged; every shard must run with the merge's flags",
+            ds.display(),
+            others.join(", ")
+        )
+    }
+}
+
 pub fn merge(m: MergeArgs) -> Result<()> {
     let a = m.sweep;
     if a.shard.is_some() {
@@ -186,11 +211,12 @@ pub fn merge(m: MergeArgs) -> Result<()> {
                 .map(|(_, (s, r))| format!("split {s} seed {r}"))
                 .collect();
             bail!(
-                "{}: {} of {} groups are missing: {which}; missing groups: {}",
+                "{}: {} of {} groups are missing: {which}; missing groups: {}{}",
                 p.prep.name,
                 missing.len(),
                 p.groups.len(),
-                groups.join(", ")
+                groups.join(", "),
+                other_configurations(&p)
             );
         }
         offset += p.groups.len();
