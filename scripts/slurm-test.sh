@@ -48,6 +48,11 @@ chmod 755 "$state"
 pids=()
 stop() {
   local rc=$?
+  # Jobs still running (a failed run) first, so no job step outlives its slurmd.
+  if [ -n "${SLURM_CONF:-}" ] && [ -e "${SLURM_CONF}" ]; then
+    scancel --quiet --user="$(id -un)" 2>/dev/null || true
+    for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+  fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
