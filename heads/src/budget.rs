@@ -33,20 +33,16 @@ impl TrainTargets for Static {
 /// p_N of each row (the soft arm's target: the class shares of the item's first N votes, as the
 /// sweep's), for each N: `(ns, rows, K)`.
 fn soft(ns: &[u32], rows: &[usize], orders: &[Vec<u16>], k: usize, seeds: (u64, u64)) -> Vec<f32> {
-    let mut out = vec![0f32; ns.len() * rows.len() * k];
-    for (h, &n) in ns.iter().enumerate() {
-        let run = arms::RunTargets {
+    let runs: Vec<arms::RunTargets> = ns
+        .iter()
+        .map(|&n| arms::RunTargets {
             arm: arms::Arm::Soft,
             n,
             split_seed: seeds.0,
             model_seed: seeds.1,
-        };
-        for (j, &item) in rows.iter().enumerate() {
-            let at = (h * rows.len() + j) * k;
-            run.static_row(item, &orders[item], k, &mut out[at..at + k]);
-        }
-    }
-    out
+        })
+        .collect();
+    crate::group::static_targets(&runs, rows, orders, k)
 }
 
 /// Trains every point of `points` for one (split seed, model seed); `progress(done, total)` after

@@ -4,26 +4,31 @@
 mod common;
 use common::*;
 
+/// `annosat plan --format json` with a budget of 1,000 votes on one of ChaosNLI-SNLI's vote files
+/// and its committed head features, and `extra` flags: the report and stderr.
+fn plan_json(votes: &str, extra: &[&str]) -> (serde_json::Value, String) {
+    let votes = data_dir().join("chaosnli_snli").join(votes);
+    let features = repo_root().join("public/models/chaosnli_snli/features.safetensors");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
+        .args([
+            "plan",
+            "--votes",
+            votes.to_str().unwrap(),
+            "--head-features",
+        ])
+        .arg(features)
+        .args(["--budgets", "1000", "--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{log}");
+    (serde_json::from_slice(&out.stdout).unwrap(), log)
+}
+
 #[test]
 fn plan_trains_budget_points_that_beat_the_constant_predictor() {
-    let votes = data_dir().join("chaosnli_snli/votes.csv");
-    let features = repo_root().join("public/models/chaosnli_snli/features.safetensors");
-    let out: serde_json::Value = serde_json::from_str(&annosat(&[
-        "plan",
-        "--votes",
-        votes.to_str().unwrap(),
-        "--head-features",
-        features.to_str().unwrap(),
-        "--budgets",
-        "1000",
-        "--n",
-        "1,5,10,2000",
-        "--seeds",
-        "2",
-        "--format",
-        "json",
-    ]))
-    .unwrap();
+    let (out, _) = plan_json("votes.csv", &["--n", "1,5,10,2000", "--seeds", "2"]);
     // N = 2000 needs more votes than an item has: three (items, N) points × two seeds.
     assert_eq!(out["points"].as_array().unwrap().len(), 3);
     let runs = out["runs"].as_array().unwrap();
@@ -58,30 +63,7 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
 /// target side goes on to N = 100, extrapolated (and says so).
 #[test]
 fn plan_on_five_votes_extrapolates_the_target_side() {
-    let votes = data_dir().join("chaosnli_snli/votes_old5.csv");
-    let features = repo_root().join("public/models/chaosnli_snli/features.safetensors");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
-        .args([
-            "plan",
-            "--votes",
-            votes.to_str().unwrap(),
-            "--head-features",
-            features.to_str().unwrap(),
-            "--budgets",
-            "1000",
-            "--seeds",
-            "1",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (r, log) = plan_json("votes_old5.csv", &["--seeds", "1"]);
     let ns: Vec<u64> = r["points"]
         .as_array()
         .unwrap()
@@ -94,5 +76,5 @@ fn plan_on_five_votes_extrapolates_the_target_side() {
     assert_eq!(last["n"], 100);
     assert_eq!(last["extrapolated_to"], 100);
     assert!(last["kl"].as_f64().unwrap() < t[0]["kl"].as_f64().unwrap());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("extrapolated"));
+    assert!(log.contains("extrapolated"));
 }

@@ -240,11 +240,9 @@ pub fn alpha_curve(
 mod tests {
     use super::*;
 
-    /// Krippendorff (2011)'s worked example, nominal data with missing values: 4 observers, 12
-    /// units (the last with one value, unpairable), values 1–5; α = 0.743.
-    #[test]
-    fn krippendorffs_worked_example() {
-        // Value counts per unit, from the paper's reliability data matrix.
+    /// Krippendorff (2011)'s reliability data as value counts per unit: 4 observers, 12 units
+    /// (the last with one value, unpairable), values 1–5.
+    fn worked_example() -> Vec<u32> {
         let units: [[u32; 5]; 12] = [
             [3, 0, 0, 0, 0],
             [0, 3, 1, 0, 0],
@@ -259,7 +257,14 @@ mod tests {
             [2, 0, 0, 0, 0],
             [0, 0, 1, 0, 0],
         ];
-        let counts: Vec<u32> = units.iter().flatten().copied().collect();
+        units.iter().flatten().copied().collect()
+    }
+
+    /// Krippendorff (2011)'s worked example, nominal data with missing values: 4 observers, 12
+    /// units (the last with one value, unpairable), values 1–5; α = 0.743.
+    #[test]
+    fn krippendorffs_worked_example() {
+        let counts = worked_example();
         let a = krippendorff_alpha(&counts, 5, &Level::Nominal).unwrap();
         assert!((a - 0.743).abs() < 5e-4, "{a}");
     }
@@ -285,21 +290,7 @@ mod tests {
     /// α_interval = 0.849 for it; ordinal is checked against the PyPI package in trainer/tests.
     #[test]
     fn worked_example_at_other_levels() {
-        let units: [[u32; 5]; 12] = [
-            [3, 0, 0, 0, 0],
-            [0, 3, 1, 0, 0],
-            [0, 0, 4, 0, 0],
-            [0, 0, 4, 0, 0],
-            [0, 4, 0, 0, 0],
-            [1, 1, 1, 1, 0],
-            [0, 0, 0, 4, 0],
-            [3, 1, 0, 0, 0],
-            [0, 4, 0, 0, 0],
-            [0, 0, 0, 0, 3],
-            [2, 0, 0, 0, 0],
-            [0, 0, 1, 0, 0],
-        ];
-        let counts: Vec<u32> = units.iter().flatten().copied().collect();
+        let counts = worked_example();
         let interval = Level::Interval {
             values: vec![1.0, 2.0, 3.0, 4.0, 5.0],
         };

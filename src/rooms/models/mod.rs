@@ -79,22 +79,28 @@ fn grid_n(m: &Manifest, n: u32) -> u32 {
         .unwrap_or(1)
 }
 
+/// Fetches the exports index once (the Models room and the Plan room's planner share it).
+pub(crate) fn ensure_exports(ms: ModelsSt) {
+    if ms.exports.get_untracked().is_some() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let r = crate::data::fetch_bytes("models/index.json")
+            .await
+            .and_then(|b| {
+                serde_json::from_slice::<ExportsIndex>(&b)
+                    .map(|i| i.exports)
+                    .map_err(|e| format!("models/index.json: {e}"))
+            });
+        ms.exports.set(Some(r));
+    });
+}
+
 #[component]
 pub fn ModelsRoom() -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    if ms.exports.get_untracked().is_none() {
-        leptos::task::spawn_local(async move {
-            let r = crate::data::fetch_bytes("models/index.json")
-                .await
-                .and_then(|b| {
-                    serde_json::from_slice::<ExportsIndex>(&b)
-                        .map(|i| i.exports)
-                        .map_err(|e| format!("models/index.json: {e}"))
-                });
-            ms.exports.set(Some(r));
-        });
-    }
+    ensure_exports(ms);
     // A new dataset in the picker resets the room's own choice.
     let ts = expect_context::<train::TrainSt>();
     Effect::new(move |_| {

@@ -4,30 +4,12 @@
 
 use crate::rooms::models::model_worker::{cancel, post};
 use crate::rooms::models::train::{BudgetDone, Phase, TrainSt, EXPORT};
-use crate::rooms::models::{pick, ModelsSt};
+use crate::rooms::models::{ensure_exports, pick, ModelsSt};
 use crate::state::St;
 use annosat_core::models::budget::{BudgetConfig, METRICS};
-use annosat_core::models::ExportsIndex;
 use annosat_model_worker::protocol::{BudgetJob, TrainRequest};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-
-/// Fetches the exports index once (the Models room shares it).
-fn ensure_exports(ms: ModelsSt) {
-    if ms.exports.get_untracked().is_some() {
-        return;
-    }
-    leptos::task::spawn_local(async move {
-        let r = crate::data::fetch_bytes("models/index.json")
-            .await
-            .and_then(|b| {
-                serde_json::from_slice::<ExportsIndex>(&b)
-                    .map(|i| i.exports)
-                    .map_err(|e| format!("models/index.json: {e}"))
-            });
-        ms.exports.set(Some(r));
-    });
-}
 
 /// What identifies the data shown: the dataset, and for an upload its name, items and votes.
 pub(crate) fn data_key(st: St) -> String {

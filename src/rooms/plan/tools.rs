@@ -4,7 +4,7 @@
 
 use super::state::Tool;
 use super::PlanStatusLine;
-use crate::plot::{self, Look, XAxis};
+use crate::plot::{self, XAxis};
 use crate::rooms::target::chart::{H, W};
 use crate::state::{St, REPEATS};
 use annosat_core::adaptive::AdaptiveResult;
@@ -16,14 +16,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-const LOOK: Look = Look {
-    caption_px: 16,
-    margin: 10,
-    margin_right: 22,
-    x_label_area: 38,
-    y_label_area: 58,
-    y_decimals: 2,
-};
+use crate::rooms::target::chart::LOOK;
 
 /// Whether the Plan room is busy with any tool (one job at a time).
 fn busy(st: St) -> bool {

@@ -34,8 +34,8 @@ pub(crate) fn y_desc(m: Metric) -> &'static str {
     }
 }
 
-/// The big target-side panels.
-const LOOK: Look = Look {
+/// The big target-side panels (the Plan room's panels too).
+pub(crate) const LOOK: Look = Look {
     caption_px: 16,
     margin: 10,
     margin_right: 22,
