@@ -161,6 +161,7 @@ impl St {
             } else {
                 Reference::Full
             },
+            bootstrap: annosat_core::curves::bootstrap::DEFAULT_RESAMPLES,
         }
     }
 

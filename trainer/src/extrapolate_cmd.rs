@@ -87,6 +87,7 @@ pub fn run(a: Args) -> Result<()> {
             seed: a.seed,
             alpha: a.alpha,
             reference: Reference::Full,
+            bootstrap: 0,
         },
         draws: a.draws.min(a.repeats.max(1)),
         components: a.components,

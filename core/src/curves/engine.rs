@@ -19,6 +19,7 @@
 //! four lanes) was kept because `examples/time_curves` measured it faster; `scripts/bench.sh`
 //! prints where the whole stands.
 
+use super::bootstrap::{BootSums, Units, STATS};
 use crate::logtable::{ln, XLogX};
 use crate::sample::CurveDraws;
 use crate::votes::{VoteTable, MAX_CLASSES};
@@ -71,6 +72,8 @@ struct Item {
     la0: f64,
     /// Smallest n at which n·f/M can be integral: M / gcd(M, f_1, …, f_K).
     n0: usize,
+    /// The item-bootstrap unit this item's values are added to (see `bootstrap`).
+    unit: u32,
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -104,10 +107,22 @@ pub(super) struct Prep {
     syy: Vec<f64>,
     ymin: Vec<f64>,
     ymax: Vec<f64>,
+    /// The item bootstrap's units, when asked for.
+    units: Option<Units>,
 }
 
+/// What the item bootstrap needs to know before the first repeat: resamples, seed, and how many
+/// repeats the whole computation has (it bounds the fixed-point sums).
+pub(super) type BootArgs = (u32, u64, u32);
+
 impl Prep {
-    pub(super) fn new(pool: &VoteTable, reference: &VoteTable, grid: &[u32], alpha: f64) -> Prep {
+    pub(super) fn new(
+        pool: &VoteTable,
+        reference: &VoteTable,
+        grid: &[u32],
+        alpha: f64,
+        boot: Option<BootArgs>,
+    ) -> Prep {
         let k = pool.num_classes();
         let ng = grid.len();
         let nmax = (*grid.last().unwrap()).min(pool.max_total()) as usize;
@@ -147,6 +162,7 @@ impl Prep {
                 ref_mask: mask_of(f),
                 la0: m as f64 * la[0],
                 n0: (m / f.iter().fold(m, |g, &x| gcd(g, x as u64))) as usize,
+                unit: 0,
             });
         }
         // Reference entropies are the y side of entropy_corr; centre them for stable sums.
@@ -166,6 +182,22 @@ impl Prep {
                 }
             }
         }
+        let units = boot.map(|(resamples, seed, repeats)| {
+            let rows: Vec<usize> = items_pre.iter().map(|it| it.row).collect();
+            let lens: Vec<usize> = items_pre.iter().map(|it| it.len).collect();
+            let y: Vec<f64> = items_pre.iter().map(|it| it.y).collect();
+            // Every statistic's size: jsd, maj ≤ 1; |x|, |y| ≤ ln K; KL ≤ ln((N + Kα)/α).
+            let lnk = ln(k as f64);
+            let vmax = 2.0
+                * (1.0f64)
+                    .max(lnk * lnk)
+                    .max(ln((nmax as f64 + k as f64 * alpha) / alpha));
+            let u = Units::new(&rows, &lens, &y, grid, (resamples, seed, repeats, vmax));
+            for (it, &unit) in items_pre.iter_mut().zip(&u.unit_of) {
+                it.unit = unit;
+            }
+            u
+        });
         let dla: Vec<f64> = la.windows(2).map(|w| w[1] - w[0]).collect();
         let inv_ties: Vec<f64> = (0..=MAX_CLASSES).map(|t| 1.0 / t as f64).collect();
         let dg: Vec<f64> = (0..nmax as u64)
@@ -189,6 +221,7 @@ impl Prep {
             syy,
             ymin,
             ymax,
+            units,
         }
     }
 
@@ -202,8 +235,14 @@ impl Prep {
         repeats: std::ops::Range<u32>,
         seed: u64,
         progress: &mut impl FnMut(usize, usize),
-    ) -> [Vec<f64>; 4] {
+    ) -> ([Vec<f64>; 4], Option<BootSums>) {
         let (k, nmax, ng, nr) = (self.k, self.nmax, self.items.len(), repeats.len());
+        let mut cells = match &self.units {
+            Some(u) => vec![0i64; u.count * ng * STATS],
+            None => Vec::new(),
+        };
+        let scale = self.units.as_ref().map_or(0.0, |u| u.scale);
+        let boot = (cells.as_mut_slice(), scale);
         let (items, sy, syy, ymin, ymax) =
             (&self.items, &self.sy, &self.syy, &self.ymin, &self.ymax);
         let tables = Tables {
@@ -230,13 +269,14 @@ impl Prep {
         // A compile-time class count lets the compiler unroll the per-class loops for common K.
         let gc = Covered(self.g_tab.as_slice());
         let acc = match (k, self.covered) {
-            (2, true) => accumulate::<2, 2, _>(gc, args, progress),
-            (3, true) => accumulate::<3, 3, _>(gc, args, progress),
-            (4, true) => accumulate::<4, 4, _>(gc, args, progress),
-            (5, true) => accumulate::<5, 5, _>(gc, args, progress),
-            (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, progress),
-            (_, false) => accumulate::<0, MAX_CLASSES, _>(&self.g_tab, args, progress),
+            (2, true) => accumulate::<2, 2, _>(gc, args, boot, progress),
+            (3, true) => accumulate::<3, 3, _>(gc, args, boot, progress),
+            (4, true) => accumulate::<4, 4, _>(gc, args, boot, progress),
+            (5, true) => accumulate::<5, 5, _>(gc, args, boot, progress),
+            (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, boot, progress),
+            (_, false) => accumulate::<0, MAX_CLASSES, _>(&self.g_tab, args, boot, progress),
         };
+        let sums = self.units.as_ref().map(|u| u.resample(&cells, ng));
         let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
         for g in 0..ng {
             let ni = items[g] as f64;
@@ -262,7 +302,7 @@ impl Prep {
                 }
             }
         }
-        values
+        (values, sums)
     }
 }
 
@@ -329,6 +369,7 @@ const ITEM_CHUNK: usize = 2048;
 fn accumulate<const K: usize, const A: usize, G: XLnX>(
     gx: G,
     args: Args,
+    (cells, scale): (&mut [i64], f64),
     progress: &mut impl FnMut(usize, usize),
 ) -> Vec<Acc> {
     let (items_pre, ng, nr, first) = (args.2, args.5, args.6, args.9 as usize);
@@ -340,7 +381,15 @@ fn accumulate<const K: usize, const A: usize, G: XLnX>(
         let active = rows.len() / ng;
         sums.fill([f64x4::ZERO; 6]);
         for chunk in items_pre.chunks(ITEM_CHUNK) {
-            one_group::<K, A, G>(gx, &args, first + done, active, chunk, &mut sums);
+            one_group::<K, A, G>(
+                gx,
+                &args,
+                first + done,
+                active,
+                chunk,
+                &mut sums,
+                (&mut *cells, scale),
+            );
         }
         for (g, a) in sums.iter().enumerate() {
             let [jsd, kl, maj, sx, sxx, sxy] = a.map(|v| v.to_array());
@@ -375,7 +424,8 @@ struct Lane<const A: usize> {
 
 /// `active` (up to four) repeats, streams `r0..r0 + active`, over every drawn vote of `items`,
 /// added to `acc` (per grid N: jsd, kl, maj, Σx, Σx², Σxy, four lanes each; lanes past `active` hold
-/// nothing of use).
+/// nothing of use). With the item bootstrap on (`cells` not empty), each active lane's values are
+/// also added, in fixed point, to the item's unit cell (`bootstrap`).
 /// `K` is the class count when known at compile time (0 = use `k_dyn`), so the per-class loops
 /// unroll, and `A` the size of the per-class arrays.
 #[inline(never)]
@@ -386,8 +436,9 @@ fn one_group<const K: usize, const A: usize, G: XLnX>(
     active: usize,
     items: &[Item],
     acc: &mut [[f64x4; 6]],
+    (cells, scale): (&mut [i64], f64),
 ) {
-    let &(pool, reference, _, t, k_dyn, _, _, nmax, seed, _) = args;
+    let &(pool, reference, _, t, k_dyn, ng, _, nmax, seed, _) = args;
     let k = if K == 0 { k_dyn } else { K };
     let mut f = [0u32; A];
     let mut ff = [0f64; A];
@@ -492,6 +543,20 @@ fn one_group<const K: usize, const A: usize, G: XLnX>(
             a[3] += x;
             a[4] += x * x;
             a[5] += x * f64x4::splat(it.y);
+            if !cells.is_empty() {
+                let cell = &mut cells[(it.unit as usize * ng + g) * STATS..][..STATS];
+                let (jsd, kl, x) = (jsd.to_array(), kl.to_array(), x.to_array());
+                for l in 0..active {
+                    // Truncation toward zero: deterministic, and below 1/scale (≤ 2^-8, ≥ 2^-40).
+                    let xl = x[l];
+                    cell[0] += (jsd[l] * scale) as i64;
+                    cell[1] += (kl[l] * scale) as i64;
+                    cell[2] += (maj[l] * scale) as i64;
+                    cell[3] += (xl * scale) as i64;
+                    cell[4] += (xl * xl * scale) as i64;
+                    cell[5] += (xl * it.y * scale) as i64;
+                }
+            }
         }
     }
 }

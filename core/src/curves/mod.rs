@@ -18,13 +18,16 @@
 //! metric sums are updated incrementally, all logs are integer table look-ups, and four repeats run
 //! side by side.
 
+pub mod bootstrap;
 mod engine;
 mod export;
 mod items;
 pub mod saturation;
 
+pub use bootstrap::{default_eps, first_within, BootSums, ItemBands, ItemInterval};
 pub use items::{item_draws, ItemDraw};
-pub use saturation::Saturation;
+pub(crate) use saturation::fractions;
+pub use saturation::{bounded_by_votes, Saturation};
 
 use crate::sample::{split_heldout, HeldOutSplit};
 use crate::votes::VoteTable;
@@ -94,6 +97,9 @@ pub struct CurveConfig {
     /// Add-α smoothing for `kl`; `None` means 1/K.
     pub alpha: Option<f64>,
     pub reference: Reference,
+    /// Item-bootstrap resamples (0: none); see [`bootstrap`].
+    #[serde(default)]
+    pub bootstrap: u32,
 }
 
 impl Default for CurveConfig {
@@ -104,6 +110,7 @@ impl Default for CurveConfig {
             seed: 42,
             alpha: None,
             reference: Reference::Full,
+            bootstrap: 0,
         }
     }
 }
@@ -182,6 +189,9 @@ pub struct Curves {
     /// `values[metric][g * repeats + r]`; NaN marks an undefined value (null in JSON).
     #[serde(with = "nan_as_null")]
     values: [Vec<f64>; 4],
+    /// The item bootstrap's resampled sums over this result's repeats, when asked for.
+    #[serde(default)]
+    pub boot: Option<BootSums>,
 }
 
 /// JSON has no NaN: undefined values travel as `null` and come back as NaN.
@@ -226,6 +236,7 @@ impl Curves {
             heldout_excluded: 0,
             alpha,
             values,
+            boot: None,
         }
     }
 
@@ -261,6 +272,14 @@ impl Curves {
             next += p.repeats;
         }
         let ng = first.grid.len();
+        let mut boot = first.boot.clone();
+        for p in &parts[1..] {
+            match (&mut boot, &p.boot) {
+                (Some(b), Some(o)) => b.add(o)?,
+                (None, None) => {}
+                _ => return Err("parts do not fit together".into()),
+            }
+        }
         let values = std::array::from_fn(|m| {
             let mut v = Vec::with_capacity(ng * (next - first.first_repeat) as usize);
             for g in 0..ng {
@@ -274,8 +293,16 @@ impl Curves {
         Ok(Curves {
             repeats: next - first.first_repeat,
             values,
+            boot,
             ..parts[0].clone()
         })
+    }
+
+    /// Every item resample's mean curves (`None` without a bootstrap).
+    pub fn item_bands(&self) -> Option<ItemBands> {
+        self.boot
+            .as_ref()
+            .map(|b| b.bands(&self.grid, self.repeats))
     }
 
     /// The point at annotator budget `n`, if `n` is on the grid.
@@ -393,7 +420,8 @@ impl<'a> Prepared<'a> {
         if grid.is_empty() {
             return Err(CurveError::NothingToCompute { max_votes });
         }
-        let engine = engine::Prep::new(pool, reference, &grid, alpha);
+        let boot = (cfg.bootstrap > 0).then_some((cfg.bootstrap, cfg.seed, cfg.repeats));
+        let engine = engine::Prep::new(pool, reference, &grid, alpha, boot);
         Ok(Prepared {
             table,
             repeats: cfg.repeats,
@@ -418,7 +446,7 @@ impl<'a> Prepared<'a> {
             None => (self.table, self.table, 0),
             Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
         };
-        let values = self
+        let (values, boot) = self
             .engine
             .run(pool, reference, range.clone(), self.seed, progress);
         Ok(Curves {
@@ -429,6 +457,7 @@ impl<'a> Prepared<'a> {
             heldout_excluded,
             alpha: self.alpha,
             values,
+            boot,
         })
     }
 }

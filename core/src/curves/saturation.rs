@@ -21,7 +21,7 @@ pub struct Saturation {
     pub hi: Option<u32>,
 }
 
-fn fractions(values: &[Option<f64>], metric: Metric) -> Vec<Option<f64>> {
+pub(crate) fn fractions(values: &[Option<f64>], metric: Metric) -> Vec<Option<f64>> {
     improvement_fractions(values, metric == Metric::EntropyCorr)
 }
 
@@ -50,6 +50,41 @@ pub fn first_reaching(grid: &[u32], fr: &[Option<f64>], x: f64) -> Option<u32> {
         .zip(grid)
         .find(|(f, _)| f.is_some_and(|f| f >= x - 1e-12))
         .map(|(_, &n)| n)
+}
+
+/// Where a curve crosses `level` (upwards when `rising`, else downwards), linearly interpolated
+/// between the grid points around its first crossing: the continuous N behind [`first_reaching`]
+/// (whose N is the first grid N at or past this crossing). Item intervals are percentiles of it,
+/// and their grid N are it rounded up to the grid, so the integer interval contains the
+/// continuous one.
+pub fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) -> Option<f64> {
+    let past = |v: f64| {
+        if rising {
+            v >= level - 1e-12
+        } else {
+            v <= level + 1e-12
+        }
+    };
+    let mut prev: Option<(u32, f64)> = None;
+    for (v, &n) in values.iter().zip(grid) {
+        let Some(v) = *v else {
+            prev = None;
+            continue;
+        };
+        if past(v) {
+            return Some(match prev {
+                Some((n0, v0)) if v != v0 => n0 as f64 + (level - v0) / (v - v0) * (n - n0) as f64,
+                _ => n as f64,
+            });
+        }
+        prev = Some((n, v));
+    }
+    None
+}
+
+/// The first grid N at or past a continuous crossing.
+pub fn grid_at_or_past(grid: &[u32], c: f64) -> Option<u32> {
+    grid.iter().copied().find(|&n| n as f64 >= c - 1e-9)
 }
 
 impl Curves {
@@ -82,4 +117,20 @@ impl Curves {
         };
         Saturation { x, n, lo, hi }
     }
+}
+
+/// Whether a within-data saturation point is **bounded by the votes**: forced by how many votes
+/// the items have rather than shown by the data.
+///
+/// Against the items' own M votes every curve reaches its end at N = M by construction. For the
+/// squared distance the whole curve is known in closed form, E‖p_N − p_M‖² = v (1/N − 1/M)·M/(M−1)
+/// with v = 1 − ‖p‖², so its x-point against M votes understates the point against the true
+/// distributions by a factor ≈ 1 / (1 − N_x/M): once the point lies past the first fifth of the
+/// votes (N_x > M/5) it would move by more than a quarter with unlimited votes, and the data
+/// cannot show where the metric saturates. The other metrics follow the same sampling-noise shape
+/// at large N (they are smooth functions of p_N − p), so one rule serves all. Data with at least
+/// `reference_votes` votes (100, the ChaosNLI convention) are never bounded: their own curve is
+/// the convention's answer. A point that is never reached is bounded too.
+pub fn bounded_by_votes(point: Option<u32>, votes: u32, reference_votes: u32) -> bool {
+    votes < reference_votes && point.is_none_or(|n| 5 * n as u64 > votes as u64)
 }

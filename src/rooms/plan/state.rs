@@ -119,6 +119,7 @@ impl PlanSt {
                 seed,
                 alpha: None,
                 reference: Reference::Full,
+                bootstrap: 0,
             },
             draws: DRAWS.min(repeats),
             components: if c == 0 {
