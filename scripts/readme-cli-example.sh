@@ -21,14 +21,18 @@ def points(name):
     s = json.load(open(f"{tmp}/{name}.json"))["saturation"]
     return s["kl"], s["entropy_corr"]
 (kl, ec), (hkl, hec) = points("full"), points("heldout")
-fmt = lambda p: f"N={p['n']} (95% of repeats {p['lo']}–{p['hi']})"
-fmt_short = lambda p: f"N={p['n']} ({p['lo']}–{p['hi']})"
+def fmt(p):
+    it = p.get("items") or {}
+    bounded = "; bounded by the votes" if p.get("bounded_by_votes") else ""
+    return f"N={p['n']} (95% over items {it.get('lo')}–{it.get('hi')}, over repeats {p['lo']}–{p['hi']}{bounded})"
+fmt_short = fmt
 print("```")
 print(open(f"{tmp}/example.csv").read().strip())
 print("```\n")
 print("From the JSON output of the same CLI (every N, `--target 0.9`), target-side 90% points on ChaosNLI-SNLI:")
 print(f"`kl` {fmt(kl)}, `entropy_corr` {fmt_short(ec)}; with `--heldout 0.2`: `kl` {fmt_short(hkl)}, "
-      f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model.")
+      f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model; "
+      "docs/intervals.md says what each interval means and when a point is bounded by the votes.")
 PY
 python3 scripts/bench_readme.py --block cli-example "$tmp/block.md" README.md
 echo "README's CLI example rewritten"

@@ -4,7 +4,7 @@
 
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
-use annosat_core::curves::{CurveConfig, Curves, ItemDraw};
+use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::summary::Summary;
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,8 @@ pub enum PlanOutcome {
         prior: Prior,
         check: FitCheck,
         curves: Curves,
+        /// The item bootstrap, the prior refitted per resample (when the config asked for one).
+        bands: Option<ItemBands>,
     },
     Agreement(Agreement),
     Adaptive(AdaptiveResult),

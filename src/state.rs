@@ -4,8 +4,11 @@
 use crate::bridge;
 use annosat_app::protocol::Format;
 use annosat_app::requests::Answer;
+use annosat_core::answer::{MetricAnswer, HEADLINE_REFERENCE_VOTES};
 use annosat_core::bundle::IndexEntry;
-use annosat_core::curves::{CurveConfig, Curves, ItemDraw, Metric, Reference};
+use annosat_core::curves::{
+    default_eps, CurveConfig, Curves, ItemBands, ItemDraw, Metric, Reference,
+};
 use annosat_core::summary::Summary;
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -77,6 +80,15 @@ pub struct St {
     pub logx: RwSignal<bool>,
     pub status: RwSignal<Status>,
     pub curves: RwSignal<Option<Arc<Curves>>>,
+    /// The curves' item bootstrap: every resample's mean curves (from `curves.boot`).
+    pub bands: RwSignal<Option<Arc<ItemBands>>>,
+    /// Whether the panels' band is over items (else over repeats).
+    pub item_band: RwSignal<bool>,
+    /// The absolute tolerance per metric (in `Metric::ALL` order), as `--within`.
+    pub eps: RwSignal<[f64; 4]>,
+    /// Where a metric's own point is bounded by the votes, the headline extrapolates to this many
+    /// votes per item (0: the items' true distributions).
+    pub headline_to: RwSignal<u32>,
     pub compute_ms: RwSignal<f64>,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
@@ -141,6 +153,10 @@ impl St {
                 since: now_ms(),
             }),
             curves: RwSignal::new(None),
+            bands: RwSignal::new(None),
+            item_band: RwSignal::new(true),
+            eps: RwSignal::new(Metric::ALL.map(default_eps)),
+            headline_to: RwSignal::new(HEADLINE_REFERENCE_VOTES),
             compute_ms: RwSignal::new(0.0),
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
@@ -162,6 +178,64 @@ impl St {
                 Reference::Full
             },
             bootstrap: annosat_core::curves::bootstrap::DEFAULT_RESAMPLES,
+        }
+    }
+
+    /// Every metric's answer from the curves shown (x and ε as chosen); empty before curves.
+    pub fn answers(&self) -> Vec<MetricAnswer> {
+        let x = self.x.get() as f64 / 100.0;
+        let (eps, bands) = (self.eps.get(), self.bands.get());
+        self.curves.track();
+        self.answers_of(x, eps, bands)
+    }
+
+    fn answers_of(
+        &self,
+        x: f64,
+        eps: [f64; 4],
+        bands: Option<Arc<ItemBands>>,
+    ) -> Vec<MetricAnswer> {
+        self.curves.with_untracked(|c| {
+            c.as_ref().map_or(Vec::new(), |c| {
+                Metric::ALL
+                    .iter()
+                    .map(|&m| MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]))
+                    .collect()
+            })
+        })
+    }
+
+    /// The extrapolation behind the headline, when the Plan room's result is one for the
+    /// headline's reference and the page's seed.
+    pub fn headline_result(&self) -> Option<Arc<crate::rooms::plan::state::PlanResult>> {
+        let to = self.headline_to.get();
+        let seed = self.seed.get();
+        self.plan
+            .result
+            .get()
+            .filter(|r| r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some())
+    }
+
+    /// Where a metric's own point is bounded by the votes, asks the first worker for the
+    /// extrapolation the headline needs (unless it is there or on its way); `again` also after
+    /// a Stop or a failure.
+    pub fn extrapolate_headline(&self, again: bool) {
+        let x = self.x.get_untracked() as f64 / 100.0;
+        let bounded = self
+            .answers_of(x, self.eps.get_untracked(), self.bands.get_untracked())
+            .iter()
+            .any(|a| a.bounded_by_votes);
+        let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
+        let have = self.plan.result.with_untracked(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some())
+        });
+        let quiet = matches!(
+            self.plan.status.get_untracked(),
+            crate::rooms::plan::state::PlanStatus::Idle
+        );
+        if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
+            self.plan.start_headline(to, REPEATS, seed);
         }
     }
 
@@ -275,6 +349,7 @@ impl St {
                 }
                 // The curves, per-item draws and extrapolation shown were the previous data's.
                 self.curves.set(None);
+                self.bands.set(None);
                 self.plan.clear();
                 self.items.set(None);
                 self.summary.set(Some(summary));
@@ -287,11 +362,13 @@ impl St {
                 }
             }
             Answer::Curves { curves, ms } => {
+                self.bands.set(curves.item_bands().map(Arc::new));
                 self.curves.set(Some(Arc::new(curves)));
                 self.set_n(self.n.get_untracked());
                 self.compute_ms.set(ms);
                 self.status.set(Status::Idle);
                 self.request_items();
+                self.extrapolate_headline(false);
             }
             Answer::Items {
                 n,

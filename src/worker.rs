@@ -296,6 +296,7 @@ fn plan(
                 prior: e.fit,
                 check: e.check,
                 curves: e.curves,
+                bands: e.bands,
             })
         }
         PlanJob::Agree {

@@ -23,6 +23,7 @@
 
 pub mod adaptive;
 pub mod agreement;
+pub mod answer;
 pub mod bundle;
 pub mod curves;
 pub mod extrapolate;

@@ -367,6 +367,7 @@ fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
     let answer = |id| Response::Planned {
         id,
         outcome: crate::protocol::PlanOutcome::Extrapolated {
+            bands: None,
             prior: e.fit.clone(),
             check: e.check.clone(),
             curves: e.curves.clone(),

@@ -1,6 +1,10 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
-use annosat_core::curves::{CurveConfig, Curves, Metric, Prepared, Reference};
+use annosat_core::answer::{self, Extrapolated, MetricAnswer, HEADLINE_REFERENCE_VOTES};
+use annosat_core::curves::{
+    default_eps, CurveConfig, Curves, ItemBands, Metric, Prepared, Reference,
+};
+use annosat_core::extrapolate::{self, Components, ExtrapolateConfig, ReferenceVotes};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
@@ -48,6 +52,51 @@ pub struct Args {
     /// Drop items with zero votes instead of failing on them.
     #[arg(long)]
     skip_empty_items: bool,
+    /// Item-bootstrap resamples (items drawn with replacement, the same resample for every N and
+    /// metric): every saturation point gets a 95% interval over items, the mean curves a band
+    /// (JSON). 0 turns it off.
+    #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
+    bootstrap: u32,
+    /// Absolute tolerances: the smallest N whose mean curve is within ε, per metric, e.g.
+    /// `kl=0.05,jsd=0.1` (distances: at most ε; entropy_corr and majority_agreement: at least ε
+    /// as a level). Defaults: kl 0.05, jsd 0.1, entropy_corr 0.9, majority_agreement 0.95.
+    #[arg(long, value_delimiter = ',', value_name = "METRIC=EPS", value_parser = parse_within)]
+    within: Vec<(Metric, f64)>,
+    /// Where a metric's own point is bounded by the votes (forced by how many the items have), the
+    /// answer is extrapolated to this many votes per item (`inf`: against the true distributions).
+    #[arg(long, value_name = "M|inf", default_value = "100", value_parser = crate::extrapolate_cmd::parse_reference)]
+    extrapolate_to: ReferenceVotes,
+    /// Never extrapolate: print the bounded points as they are, marked bounded.
+    #[arg(long)]
+    no_extrapolate: bool,
+}
+
+fn parse_within(s: &str) -> Result<(Metric, f64), String> {
+    let (m, e) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected METRIC=EPS, e.g. kl=0.05"))?;
+    let metric = Metric::from_name(m.trim()).ok_or_else(|| {
+        format!("{m:?}: not a metric (jsd, entropy_corr, kl, majority_agreement)")
+    })?;
+    let eps: f64 = e
+        .trim()
+        .parse()
+        .map_err(|_| format!("{e:?}: expected a number"))?;
+    if !eps.is_finite() {
+        return Err(format!("{e:?}: expected a finite number"));
+    }
+    Ok((metric, eps))
+}
+
+/// The ε of every metric: the defaults, overridden by `--within`.
+pub(crate) fn eps_of(within: &[(Metric, f64)]) -> [f64; 4] {
+    Metric::ALL.map(|m| {
+        within
+            .iter()
+            .rev()
+            .find(|(w, _)| *w == m)
+            .map_or(default_eps(m), |w| w.1)
+    })
 }
 
 /// The curves with the repeats split over the CPU's threads and merged (`Curves::merge`): repeat r
@@ -113,6 +162,7 @@ pub fn run(a: Args) -> Result<()> {
         seed: a.seed,
         alpha: a.alpha,
         reference,
+        bootstrap: a.bootstrap,
     };
     let curves = compute_parallel(&table, &cfg)?;
     let dropped: Vec<u32> =
@@ -127,12 +177,137 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     report_left_out(&table, &curves);
+    let eps = eps_of(&a.within);
+    let bands = curves.item_bands();
+    if let Some(b) = bands.as_ref().filter(|b| b.blocks) {
+        eprintln!(
+            "note: {} items over {} N: the item intervals resample {} random blocks of items instead of single items (a block bootstrap, to bound the work)",
+            curves.items.first().copied().unwrap_or(0),
+            curves.grid.len(),
+            b.units
+        );
+    }
+    // With --n ending below the votes, the curves end where the grid does: nothing to extrapolate.
+    let partial = curves.grid.last().copied().unwrap_or(0) < table.max_total() && !a.n.is_empty();
+    let answers: Vec<MetricAnswer> = Metric::ALL
+        .iter()
+        .map(|&m| {
+            let ans = MetricAnswer::of(&curves, bands.as_ref(), m, a.target, eps[m as usize]);
+            if partial {
+                ans.on_partial_grid()
+            } else {
+                ans
+            }
+        })
+        .collect();
+    let extrapolate = answers.iter().any(|x| x.bounded_by_votes) && !a.no_extrapolate && !partial;
+    let extrapolated = if extrapolate {
+        headline_extrapolation(&table, &cfg, a.extrapolate_to, a.target, &eps)
+    } else {
+        None
+    };
+    for ans in &answers {
+        let e = extrapolated.as_ref().map(|e| &e[ans.metric as usize]);
+        eprintln!("answer: {}", answer::headline(ans, e));
+        eprintln!("        {}", answer::within_line(ans, e));
+    }
     let out = match a.format {
         Format::Csv => curves.to_csv(),
-        Format::Json => serde_json::to_string_pretty(&to_json(&curves, &cfg, a.target))? + "\n",
+        Format::Json => {
+            let mut v = to_json(&curves, &cfg, a.target, &eps);
+            v["headline"] = headline_json(&answers, extrapolated.as_deref());
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
     };
     print!("{out}");
     Ok(())
+}
+
+/// The extrapolated answers for every metric (where some within-data point is bounded), with the
+/// extrapolation's own item bootstrap; `None` (with a note) when no prior can be fitted.
+fn headline_extrapolation(
+    table: &annosat_core::VoteTable,
+    cfg: &CurveConfig,
+    to: ReferenceVotes,
+    x: f64,
+    eps: &[f64; 4],
+) -> Option<Vec<Extrapolated>> {
+    let xcfg = ExtrapolateConfig {
+        reference_votes: to,
+        curves: CurveConfig {
+            grid: Vec::new(),
+            reference: Reference::Full,
+            ..cfg.clone()
+        },
+        draws: 10.min(cfg.repeats.max(1)),
+        components: Components::Auto { max: 4 },
+    };
+    let total = cfg.repeats as u64
+        + cfg.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64;
+    let bar = crate::util::progress(total, "extrapolating");
+    let r = extrapolate::extrapolate(table, &xcfg, &mut |d, _| bar.set_position(d as u64));
+    bar.finish_and_clear();
+    match r {
+        Ok(ext) => {
+            let refs = match to {
+                ReferenceVotes::Votes(m) => format!("{m} votes per item"),
+                ReferenceVotes::Truth => "the true distributions".into(),
+            };
+            eprintln!(
+                "note: points bounded by the votes are extrapolated to {refs} (prior: {}; fit check total variation {:.3})",
+                ext.fit.describe(table.classes()),
+                ext.check.total_variation
+            );
+            Some(
+                Metric::ALL
+                    .iter()
+                    .map(|&m| Extrapolated {
+                        reference: to,
+                        answer: MetricAnswer::of(
+                            &ext.curves,
+                            ext.bands.as_ref(),
+                            m,
+                            x,
+                            eps[m as usize],
+                        ),
+                        total_variation: ext.check.total_variation,
+                    })
+                    .collect(),
+            )
+        }
+        Err(e) => {
+            eprintln!("note: the bounded points could not be extrapolated: {e}");
+            None
+        }
+    }
+}
+
+/// `headline.<metric>`: the sentence and where its number comes from.
+fn headline_json(answers: &[MetricAnswer], ext: Option<&[Extrapolated]>) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for a in answers {
+        let e = ext
+            .map(|e| &e[a.metric as usize])
+            .filter(|_| a.bounded_by_votes);
+        let shown = e.map_or(a, |e| &e.answer);
+        out.insert(
+            a.metric.name().into(),
+            json!({
+                "sentence": answer::headline(a, e),
+                "within_sentence": answer::within_line(a, e),
+                "extrapolated": e.is_some(),
+                "reference_votes": e.map(|e| match e.reference {
+                    ReferenceVotes::Votes(m) => json!(m),
+                    ReferenceVotes::Truth => json!("inf"),
+                }),
+                "n": shown.point.n,
+                "items": shown.point.items,
+                "within": {"eps": a.eps, "n": shown.within.n, "items": shown.within.items},
+                "fit_total_variation": e.map(|e| e.total_variation),
+            }),
+        );
+    }
+    serde_json::Value::Object(out)
 }
 
 fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
@@ -166,26 +341,59 @@ fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
     }
 }
 
-pub(crate) fn to_json(c: &Curves, cfg: &CurveConfig, target: f64) -> serde_json::Value {
+/// The curves as JSON: per metric and N the mean, the repeats' interval and, with a bootstrap,
+/// the items' (`items_lo`, `items_hi`); per metric the saturation point with both intervals and
+/// whether it is bounded by the votes, and the ε-point (`within`). `bands` default to the curves'
+/// own item bootstrap (the extrapolation passes its own).
+pub(crate) fn to_json(
+    c: &Curves,
+    cfg: &CurveConfig,
+    target: f64,
+    eps: &[f64; 4],
+) -> serde_json::Value {
+    to_json_with(c, c.item_bands().as_ref(), cfg, target, eps)
+}
+
+pub(crate) fn to_json_with(
+    c: &Curves,
+    bands: Option<&ItemBands>,
+    cfg: &CurveConfig,
+    target: f64,
+    eps: &[f64; 4],
+) -> serde_json::Value {
     let mut metrics = serde_json::Map::new();
     let mut saturation = serde_json::Map::new();
+    let mut within = serde_json::Map::new();
     for m in Metric::ALL {
         let fr = c.improvement_fraction(m);
         let pts: Vec<_> = c
             .points(m)
             .into_iter()
             .zip(fr)
-            .map(|(p, f)| json!({"n": p.n, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd, "fraction": f}))
+            .enumerate()
+            .map(|(g, (p, f))| {
+                let (ilo, ihi) = bands.map_or((None, None), |b| b.band(m, g));
+                json!({"n": p.n, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd, "fraction": f,
+                       "items_lo": ilo, "items_hi": ihi})
+            })
             .collect();
         metrics.insert(m.name().into(), pts.into());
-        saturation.insert(
+        let ans = MetricAnswer::of(c, bands, m, target, eps[m as usize]);
+        let mut sat = serde_json::to_value(c.saturation(m, target)).unwrap_or_default();
+        sat["items"] = serde_json::to_value(ans.point.items).unwrap_or_default();
+        sat["bounded_by_votes"] = json!(ans.bounded_by_votes);
+        saturation.insert(m.name().into(), sat);
+        let (lo, hi) = ans.within.items.map_or((None, None), |iv| (iv.lo, iv.hi));
+        within.insert(
             m.name().into(),
-            serde_json::to_value(c.saturation(m, target)).unwrap_or_default(),
+            json!({"eps": ans.eps, "n": ans.within.n, "lo": lo, "hi": hi}),
         );
     }
     json!({
         "grid": c.grid, "repeats": c.repeats, "seed": cfg.seed, "alpha": c.alpha,
         "reference": cfg.reference, "items": c.items, "heldout_excluded": c.heldout_excluded,
-        "metrics": metrics, "saturation": saturation,
+        "bootstrap": bands.map(|b| json!({"resamples": b.resamples, "blocks": b.blocks, "units": b.units})),
+        "headline_reference_votes": HEADLINE_REFERENCE_VOTES,
+        "metrics": metrics, "saturation": saturation, "within": within,
     })
 }

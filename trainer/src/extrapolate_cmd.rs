@@ -3,7 +3,7 @@
 //! items, posterior tables drawn from it); `--check` measures how far that can be trusted on data
 //! that have the votes.
 
-use crate::curves_cmd::{to_json, Format};
+use crate::curves_cmd::{eps_of, to_json_with, Format};
 use annosat_core::curves::{CurveConfig, Reference};
 use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig, ReferenceVotes};
 use anyhow::{bail, Result};
@@ -48,6 +48,11 @@ pub struct Args {
     /// `metric,m,n,actual,extrapolated,relative_error` for every N below M'.
     #[arg(long, value_delimiter = ',', value_name = "M")]
     check: Vec<u32>,
+    /// With --check: validations with the seeds seed, seed+1, … (each cuts the votes anew). The
+    /// CSV gives the first seed's curve rows; `--format json` gives every seed's, and the 90%
+    /// points (actual, extrapolated, its item interval, whether it contains the actual one).
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    check_seeds: u32,
     /// Dirichlets in the prior: `auto` lets BIC choose among 1–4 (a mixture where items are, say,
     /// either clear or split), or a number fixes it (1: one Dirichlet).
     #[arg(long, default_value = "auto", value_parser = parse_components)]
@@ -55,9 +60,14 @@ pub struct Args {
     /// Drop items with zero votes instead of failing on them.
     #[arg(long)]
     skip_empty_items: bool,
+    /// Item-bootstrap resamples: each refits the prior on items drawn with replacement, draws its
+    /// own posterior table and 4 repeats, so the saturation points' intervals over items hold the
+    /// prior's uncertainty too (JSON `saturation.<metric>.items`). 0 turns it off.
+    #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
+    bootstrap: u32,
 }
 
-fn parse_reference(s: &str) -> Result<ReferenceVotes, String> {
+pub(crate) fn parse_reference(s: &str) -> Result<ReferenceVotes, String> {
     match s {
         "inf" => Ok(ReferenceVotes::Truth),
         n => n
@@ -87,7 +97,7 @@ pub fn run(a: Args) -> Result<()> {
             seed: a.seed,
             alpha: a.alpha,
             reference: Reference::Full,
-            bootstrap: 0,
+            bootstrap: a.bootstrap,
         },
         draws: a.draws.min(a.repeats.max(1)),
         components: a.components,
@@ -101,14 +111,53 @@ pub fn run(a: Args) -> Result<()> {
                 "--check {m}: each vote count to extrapolate from must be at least 2 and below --reference-votes ({r})"
             );
         }
-        let bar = crate::util::progress((a.check.len() as u32 * a.repeats) as u64, "repeats");
-        let rows = check::trust_check(&table, &cfg, &a.check, &mut |d, _| {
-            bar.set_position(d as u64)
-        })?;
+        let per = a.repeats as u64
+            + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64;
+        let bar =
+            crate::util::progress(a.check.len() as u64 * per * a.check_seeds as u64, "repeats");
+        let (mut rows, mut points) = (Vec::new(), Vec::new());
+        for s in 0..a.check_seeds as u64 {
+            let scfg = ExtrapolateConfig {
+                curves: CurveConfig {
+                    seed: a.seed + s,
+                    ..cfg.curves.clone()
+                },
+                ..cfg.clone()
+            };
+            let base = s * a.check.len() as u64 * per;
+            let c = check::trust_check(&table, &scfg, &a.check, 0.9, &mut |d, _| {
+                bar.set_position(base + d as u64)
+            })?;
+            rows.extend(c.rows);
+            points.extend(c.points);
+        }
         bar.finish_and_clear();
+        for p in &points {
+            let f = |v: Option<u32>| v.map_or("–".to_string(), |v| v.to_string());
+            eprintln!(
+                "90% point {} from {} votes (seed {}): actual {}, extrapolated {} (items {}–{}){}",
+                p.metric.name(),
+                p.m,
+                p.seed,
+                f(p.actual),
+                f(p.extrapolated),
+                f(p.lo),
+                f(p.hi),
+                match p.contained {
+                    Some(true) => ", contained",
+                    Some(false) => ", not contained",
+                    None => "",
+                }
+            );
+        }
+        if let Format::Json = a.format {
+            let v = json!({"rows": rows, "points": points});
+            print!("{}", serde_json::to_string_pretty(&v)? + "\n");
+            return Ok(());
+        }
         let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v}"));
         let mut out = String::from("metric,m,n,actual,extrapolated,relative_error\n");
-        for r in &rows {
+        for r in rows.iter().filter(|r| r.seed == a.seed) {
             writeln!(
                 out,
                 "{},{},{},{},{},{}",
@@ -123,7 +172,10 @@ pub fn run(a: Args) -> Result<()> {
         print!("{out}");
         return Ok(());
     }
-    let bar = crate::util::progress(a.repeats as u64, "repeats");
+    let bar = crate::util::progress(
+        a.repeats as u64 + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64,
+        "repeats",
+    );
     let ext = extrapolate::extrapolate(&table, &cfg, &mut |d, _| bar.set_position(d as u64))?;
     bar.finish_and_clear();
     eprintln!("prior: {}", ext.fit.describe(table.classes()));
@@ -146,7 +198,13 @@ pub fn run(a: Args) -> Result<()> {
     let out = match a.format {
         Format::Csv => ext.curves.to_csv(),
         Format::Json => {
-            let mut v = to_json(&ext.curves, &cfg.curves, 0.9);
+            let mut v = to_json_with(
+                &ext.curves,
+                ext.bands.as_ref(),
+                &cfg.curves,
+                0.9,
+                &eps_of(&[]),
+            );
             v["reference_votes"] = match a.reference_votes {
                 ReferenceVotes::Votes(m) => json!(m),
                 ReferenceVotes::Truth => json!("inf"),

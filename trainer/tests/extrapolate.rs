@@ -24,6 +24,8 @@ fn the_prior_is_scipys_maximum_likelihood() {
         "1",
         "--components",
         "1",
+        "--bootstrap",
+        "0",
         "--format",
         "json",
     ]))
@@ -63,6 +65,8 @@ fn ten_votes_extrapolate_to_a_hundred_within_15_percent_on_snli() {
         "2,5,10,20,50",
         "--repeats",
         "20",
+        "--bootstrap",
+        "0",
     ]);
     let mut checked = 0;
     for line in out.lines().skip(1) {
@@ -116,6 +120,8 @@ fn the_mixture_is_a_maximum_scipy_agrees_with() {
         "2",
         "--draws",
         "1",
+        "--bootstrap",
+        "0",
         "--format",
         "json",
     ]);

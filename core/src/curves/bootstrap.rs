@@ -227,12 +227,13 @@ impl BootSums {
 /// Every item resample's mean curves: `means[metric][b * grid.len() + g]` (NaN: undefined).
 /// Made by the curves' item bootstrap and by the extrapolation's (which refits the prior per
 /// resample); read the same way by both.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemBands {
     pub grid: Vec<u32>,
     pub resamples: u32,
     pub blocks: bool,
     pub units: u32,
+    #[serde(with = "super::nan_as_null")]
     pub means: [Vec<f64>; 4],
 }
 

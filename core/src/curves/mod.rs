@@ -195,7 +195,7 @@ pub struct Curves {
 }
 
 /// JSON has no NaN: undefined values travel as `null` and come back as NaN.
-mod nan_as_null {
+pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[Vec<f64>; 4], s: S) -> Result<S::Ok, S::Error> {

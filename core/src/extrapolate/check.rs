@@ -107,6 +107,7 @@ pub fn fit_check(table: &VoteTable, fit: &Prior, seed: u64) -> FitCheck {
 pub struct TrustRow {
     pub metric: Metric,
     pub m: u32,
+    pub seed: u64,
     pub n: u32,
     pub actual: Option<f64>,
     pub extrapolated: Option<f64>,
@@ -114,17 +115,46 @@ pub struct TrustRow {
     pub relative_error: Option<f64>,
 }
 
+/// One row of the point validation: a metric's x-point from data with M' votes per item
+/// (`actual`) and extrapolated from `m` of them, with the extrapolation's interval over items
+/// (prior refitted per resample) and whether it contains `actual`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PointRow {
+    pub metric: Metric,
+    pub m: u32,
+    pub seed: u64,
+    pub actual: Option<u32>,
+    pub extrapolated: Option<u32>,
+    pub lo: Option<u32>,
+    pub hi: Option<u32>,
+    /// extrapolated − actual.
+    pub error: Option<i64>,
+    pub contained: Option<bool>,
+}
+
+/// Both validations: the curve means ([`TrustRow`]) and the x-points ([`PointRow`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TrustCheck {
+    pub rows: Vec<TrustRow>,
+    pub points: Vec<PointRow>,
+}
+
 /// Validation on data that have the votes: the items with at least `cfg.reference_votes` votes,
 /// each cut to exactly that many (a seeded subsample), give the actual curves; each item cut
 /// further to `m` votes (for each `m` in `ms`) is extrapolated back to `reference_votes`, and every
 /// metric's mean is compared at every grid N below `reference_votes` (at N = M' both sides compare
 /// p_M' with itself).
+///
+/// The x-points (`x`, e.g. 0.9) are compared too: the actual one on the full grid 1..=M', the
+/// extrapolated one with its item interval when `cfg.curves.bootstrap` > 0. The cut is seeded by
+/// `cfg.curves.seed`, so several seeds give several validations.
 pub fn trust_check(
     table: &VoteTable,
     cfg: &ExtrapolateConfig,
     ms: &[u32],
+    x: f64,
     progress: &mut impl FnMut(usize, usize),
-) -> Result<Vec<TrustRow>, ExtrapolateError> {
+) -> Result<TrustCheck, ExtrapolateError> {
     let super::ReferenceVotes::Votes(r) = cfg.reference_votes else {
         return Err(ExtrapolateError::CheckNeedsVotes);
     };
@@ -146,14 +176,56 @@ pub fn trust_check(
     if dense.num_items() == 0 {
         return Err(ExtrapolateError::NoDenseItems(r));
     }
-    let actual = curves::compute(&dense, &cfg.curves)?;
-    let total = ms.len() * cfg.curves.repeats as usize;
+    let plain = curves::CurveConfig {
+        bootstrap: 0,
+        ..cfg.curves.clone()
+    };
+    let actual = curves::compute(&dense, &plain)?;
+    // The x-points on every N, extrapolated and actual alike.
+    let full_grid = curves::CurveConfig {
+        grid: Vec::new(),
+        ..cfg.curves.clone()
+    };
+    let actual_points = curves::compute(
+        &dense,
+        &curves::CurveConfig {
+            bootstrap: 0,
+            ..full_grid.clone()
+        },
+    )?;
+    let xcfg = ExtrapolateConfig {
+        curves: full_grid,
+        ..cfg.clone()
+    };
+    let per = cfg.curves.repeats as usize
+        + (cfg.curves.bootstrap * super::bootstrap::REPEATS_PER_RESAMPLE) as usize;
+    let total = ms.len() * per;
     let mut rows = Vec::new();
+    let mut points = Vec::new();
     for (j, &m) in ms.iter().enumerate() {
         let sparse = cut(&dense, m, 1 + m as u64);
-        let ext = extrapolate(&sparse, cfg, &mut |done, per| {
+        let ext = extrapolate(&sparse, &xcfg, &mut |done, _| {
             progress(j * per + done, total)
         })?;
+        for metric in Metric::ALL {
+            let a = actual_points.saturation(metric, x).n;
+            let e = ext.curves.saturation(metric, x).n;
+            let iv = ext.bands.as_ref().map(|b| b.saturation(metric, x));
+            let (lo, hi) = iv.map_or((None, None), |iv| (iv.lo, iv.hi));
+            points.push(PointRow {
+                metric,
+                m,
+                seed,
+                actual: a,
+                extrapolated: e,
+                lo,
+                hi,
+                error: a.zip(e).map(|(a, e)| e as i64 - a as i64),
+                contained: a.zip(iv).map(|(a, iv)| {
+                    iv.lo.is_some_and(|lo| lo <= a) && iv.hi.is_none_or(|hi| a <= hi)
+                }),
+            });
+        }
         for metric in Metric::ALL {
             for (g, &n) in actual.grid.iter().enumerate() {
                 if n >= r {
@@ -168,6 +240,7 @@ pub fn trust_check(
                 rows.push(TrustRow {
                     metric,
                     m,
+                    seed,
                     n,
                     actual: a,
                     extrapolated: e,
@@ -176,5 +249,5 @@ pub fn trust_check(
             }
         }
     }
-    Ok(rows)
+    Ok(TrustCheck { rows, points })
 }

@@ -18,13 +18,14 @@
 //! how items differ. [`check`] also measures how far the extrapolation can be trusted on data that have
 //! more votes than the user's: subsample them, extrapolate, compare with what they really give.
 
+pub mod bootstrap;
 pub mod check;
 pub mod prior;
 pub mod truth;
 
 pub use prior::{fit, Component, Components, FitError, Prior};
 
-use crate::curves::{self, CurveConfig, CurveError, Curves, Reference};
+use crate::curves::{self, CurveConfig, CurveError, Curves, ItemBands, Reference};
 use crate::sample;
 use crate::votes::VoteTable;
 use rand_distr::{Binomial, Distribution, Gamma};
@@ -91,6 +92,8 @@ pub struct Extrapolation {
     pub fit: Prior,
     pub check: check::FitCheck,
     pub curves: Curves,
+    /// The item bootstrap (the prior refitted on each resample) when `curves.bootstrap` > 0.
+    pub bands: Option<ItemBands>,
 }
 
 /// θ ~ Dirichlet(`shapes`) into `out`, also for tiny shapes: a Gamma(a) draw is Gamma(a + 1)·U^(1/a)
@@ -209,55 +212,84 @@ pub fn extrapolate(
     }
     let fit = prior::fit(table, cfg.components, cfg.curves.seed)?;
     let check = check::fit_check(table, &fit, cfg.curves.seed);
+    let resamples = cfg.curves.bootstrap;
+    let total = repeats as usize + resamples as usize * bootstrap::REPEATS_PER_RESAMPLE as usize;
     let mut parts = Vec::with_capacity(cfg.draws as usize);
-    let total = repeats as usize;
-    let k = table.num_classes();
     for s in 0..cfg.draws {
         let cut = |s: u32| (s as u64 * repeats as u64 / cfg.draws as u64) as u32;
         let range = cut(s)..cut(s + 1);
         let start = range.start as usize;
-        let part = match cfg.reference_votes {
-            ReferenceVotes::Votes(m) => {
-                let syn = posterior_table(table, &fit, m, cfg.curves.seed, s);
-                curves::compute_repeats(&syn, &cfg.curves, range, &mut |done, _| {
-                    progress(start + done, total)
-                })?
-            }
-            ReferenceVotes::Truth => {
-                let mut grid = if cfg.curves.grid.is_empty() {
-                    (1..=TRUTH_GRID_MAX).collect()
-                } else {
-                    cfg.curves.grid.clone()
-                };
-                grid.sort_unstable();
-                grid.dedup();
-                if grid.first() == Some(&0) {
-                    return Err(CurveError::ZeroN.into());
-                }
-                if let Some(&n) = grid.last().filter(|&&n| n > TRUTH_N_MAX) {
-                    return Err(ExtrapolateError::TruthTooLarge {
-                        n,
-                        max: TRUTH_N_MAX,
-                    });
-                }
-                let alpha = cfg.curves.alpha.unwrap_or(1.0 / k as f64);
-                if !(alpha.is_finite() && alpha > 0.0) {
-                    return Err(CurveError::BadAlpha(alpha).into());
-                }
-                truth::curves_against_truth(
-                    table,
-                    &fit,
-                    (&grid, alpha),
-                    (cfg.curves.seed, s),
-                    range,
-                    &mut |done| progress(start + done, total),
-                )
-            }
-        };
-        parts.push(part);
+        parts.push(draw_part(table, &fit, cfg, s, range, &mut |done| {
+            progress(start + done, total)
+        })?);
     }
     let curves = Curves::merge(parts).expect("parts over contiguous repeats of one grid");
-    Ok(Extrapolation { fit, check, curves })
+    let bands = if resamples > 0 {
+        Some(bootstrap::item_bands(table, cfg, &fit, &mut |done| {
+            progress(repeats as usize + done, total)
+        })?)
+    } else {
+        None
+    };
+    Ok(Extrapolation {
+        fit,
+        check,
+        curves,
+        bands,
+    })
+}
+
+/// The repeats `range` of posterior draw `draw` (a table drawn from `fit`), as curves; the
+/// extrapolation's own bootstrap is never passed on to them (see [`bootstrap`]).
+pub(crate) fn draw_part(
+    table: &VoteTable,
+    fit: &Prior,
+    cfg: &ExtrapolateConfig,
+    draw: u32,
+    range: std::ops::Range<u32>,
+    progress: &mut impl FnMut(usize),
+) -> Result<Curves, ExtrapolateError> {
+    let k = table.num_classes();
+    let curve_cfg = CurveConfig {
+        bootstrap: 0,
+        ..cfg.curves.clone()
+    };
+    Ok(match cfg.reference_votes {
+        ReferenceVotes::Votes(m) => {
+            let syn = posterior_table(table, fit, m, cfg.curves.seed, draw);
+            curves::compute_repeats(&syn, &curve_cfg, range, &mut |done, _| progress(done))?
+        }
+        ReferenceVotes::Truth => {
+            let mut grid = if cfg.curves.grid.is_empty() {
+                (1..=TRUTH_GRID_MAX).collect()
+            } else {
+                cfg.curves.grid.clone()
+            };
+            grid.sort_unstable();
+            grid.dedup();
+            if grid.first() == Some(&0) {
+                return Err(CurveError::ZeroN.into());
+            }
+            if let Some(&n) = grid.last().filter(|&&n| n > TRUTH_N_MAX) {
+                return Err(ExtrapolateError::TruthTooLarge {
+                    n,
+                    max: TRUTH_N_MAX,
+                });
+            }
+            let alpha = cfg.curves.alpha.unwrap_or(1.0 / k as f64);
+            if !(alpha.is_finite() && alpha > 0.0) {
+                return Err(CurveError::BadAlpha(alpha).into());
+            }
+            truth::curves_against_truth(
+                table,
+                fit,
+                (&grid, alpha),
+                (cfg.curves.seed, draw),
+                range,
+                progress,
+            )
+        }
+    })
 }
 
 /// A table of `k` classes from row-major counts (items i0, i1, …; classes c0, c1, …), for tests.

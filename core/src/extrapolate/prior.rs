@@ -378,8 +378,8 @@ fn kmeans_start(p: &Patterns, c: usize, seed: u64, start: u64) -> Vec<f64> {
 /// EM for a mixture of `c` Dirichlets from one seeded start.
 fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> Prior {
     let np = p.counts.len();
-    let mut resp = kmeans_start(p, c, seed, start);
-    let mut comps: Vec<Component> = (0..c)
+    let resp = kmeans_start(p, c, seed, start);
+    let comps: Vec<Component> = (0..c)
         .map(|j| {
             let w: Vec<f64> = (0..np).map(|i| p.weights[i] * resp[i * c + j]).collect();
             Component {
@@ -388,6 +388,13 @@ fn fit_mixture_from(p: &Patterns, k: usize, c: usize, seed: u64, start: u64) -> 
             }
         })
         .collect();
+    em(p, k, comps, resp)
+}
+
+/// EM from components `comps` and responsibilities `resp` (patterns × components) until the
+/// likelihood settles.
+fn em(p: &Patterns, k: usize, mut comps: Vec<Component>, mut resp: Vec<f64>) -> Prior {
+    let (np, c) = (p.counts.len(), comps.len());
     let items: f64 = p.weights.iter().sum();
     let (mut ll, mut iterations, mut converged) = (f64::NEG_INFINITY, 0, false);
     let mut wj = vec![0.0f64; np];
@@ -475,6 +482,25 @@ pub fn fit(table: &VoteTable, components: Components, seed: u64) -> Result<Prior
         }
         Components::Auto { max } => Err(FitError::BadComponents(max)),
     }
+}
+
+/// The same model refitted to another table (an item resample), started from `start`: one EM
+/// run from `start`'s components (one Dirichlet: its fixed point, as [`fit`]), which converges in
+/// a few steps when the tables are alike — the extrapolation's item bootstrap refits the prior on
+/// every resample this way.
+pub fn refit(table: &VoteTable, start: &Prior, seed: u64) -> Result<Prior, FitError> {
+    let k = table.num_classes();
+    check(table)?;
+    let p = patterns(table, seed);
+    if start.components.len() == 1 {
+        return Ok(fit_one(&p, k));
+    }
+    let c = start.components.len();
+    let mut resp = vec![0.0f64; p.counts.len() * c];
+    for (i, r) in resp.chunks_mut(c).enumerate() {
+        r.copy_from_slice(&start.responsibilities(&p.counts[i]));
+    }
+    Ok(em(&p, k, start.components.clone(), resp))
 }
 
 impl Prior {

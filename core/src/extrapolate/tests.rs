@@ -48,8 +48,17 @@ fn extrapolation_from_five_votes_matches_the_dense_data_it_came_from() {
         ..Default::default()
     })
     .unwrap();
-    let cfg = config(40, vec![1, 2, 5, 10, 20, 30]);
-    let rows = check::trust_check(&syn.table, &cfg, &[5], &mut |_, _| {}).unwrap();
+    let mut cfg = config(40, vec![1, 2, 5, 10, 20, 30]);
+    cfg.curves.bootstrap = 60;
+    let check = check::trust_check(&syn.table, &cfg, &[5], 0.9, &mut |_, _| {}).unwrap();
+    let rows = check.rows;
+    // The 90% points: on data drawn from a Dirichlet (the prior's own family) each extrapolated
+    // point's item interval contains the dense data's point.
+    assert_eq!(check.points.len(), 4);
+    for p in &check.points {
+        println!("{p:?}");
+        assert_eq!(p.contained, Some(true), "{p:?}");
+    }
     for r in &rows {
         if matches!(r.metric, Metric::Kl | Metric::Jsd) {
             let e = r.relative_error.unwrap();

@@ -247,7 +247,7 @@ fn PlanChart(metric: Metric) -> impl IntoView {
             &r.curves,
             metric,
             None,
-            sat,
+            (sat, r.bands.as_ref(), false),
             logx,
         ) {
             leptos::logging::error!("plan chart {}: {e}", metric.name());

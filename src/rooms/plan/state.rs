@@ -3,7 +3,7 @@
 use annosat_app::protocol::{PlanJob, PlanOutcome};
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
-use annosat_core::curves::{CurveConfig, Curves, Reference};
+use annosat_core::curves::{CurveConfig, Curves, ItemBands, Reference};
 use annosat_core::extrapolate::{
     check::FitCheck, Components, ExtrapolateConfig, Prior, ReferenceVotes,
 };
@@ -30,6 +30,8 @@ pub struct PlanResult {
     pub prior: Prior,
     pub check: FitCheck,
     pub curves: Curves,
+    /// Item bootstrap of the extrapolated curves (the prior refitted per resample).
+    pub bands: Option<ItemBands>,
     pub ms: f64,
     /// M' (None: the true distributions).
     pub votes: Option<u32>,
@@ -105,8 +107,18 @@ impl PlanSt {
     /// What the worker is asked: the page's repeats and seed, every N up to M' (to 100 with the
     /// true distributions).
     pub fn config(&self, repeats: u32, seed: u64) -> ExtrapolateConfig {
-        let votes = self.votes.get_untracked();
-        let c = self.components.get_untracked();
+        Self::config_for(
+            self.votes.get_untracked(),
+            self.components.get_untracked(),
+            repeats,
+            seed,
+        )
+    }
+
+    /// The extrapolation of M' = `votes` (0: the true distributions) with `c` Dirichlets (0: BIC),
+    /// with the item bootstrap's default resamples — the Plan room's and the Target room's
+    /// headline's alike, so one result serves both.
+    pub fn config_for(votes: u32, c: u32, repeats: u32, seed: u64) -> ExtrapolateConfig {
         ExtrapolateConfig {
             reference_votes: if votes == 0 {
                 ReferenceVotes::Truth
@@ -119,7 +131,7 @@ impl PlanSt {
                 seed,
                 alpha: None,
                 reference: Reference::Full,
-                bootstrap: 0,
+                bootstrap: annosat_core::curves::bootstrap::DEFAULT_RESAMPLES,
             },
             draws: DRAWS.min(repeats),
             components: if c == 0 {
@@ -138,6 +150,24 @@ impl PlanSt {
             seed,
             PlanJob::Extrapolate(self.config(repeats, seed)),
         );
+    }
+
+    /// The Target room's headline extrapolation: M' = `votes` (0: the true distributions), the
+    /// prior BIC chooses. Its result is the Plan room's too (shown there for the same M').
+    pub fn start_headline(&self, votes: u32, repeats: u32, seed: u64) {
+        self.send(
+            Tool::Extrapolate,
+            votes,
+            seed,
+            PlanJob::Extrapolate(Self::config_for(votes, 0, repeats, seed)),
+        );
+    }
+
+    /// The extrapolation in flight is for M' = `votes` and `seed`.
+    pub fn asked_for(&self, votes: u32, seed: u64) -> bool {
+        self.tool.get_untracked() == Tool::Extrapolate
+            && self.asked.get_untracked() == Some((votes, seed))
+            && matches!(self.status.get_untracked(), PlanStatus::Busy { .. })
     }
 
     /// Agreement vs N on a table whose most votes per item is `max_votes`, at the level chosen
@@ -182,10 +212,12 @@ impl PlanSt {
                 prior,
                 check,
                 curves,
+                bands,
             } => self.result.set(Some(Arc::new(PlanResult {
                 prior,
                 check,
                 curves,
+                bands,
                 ms,
                 votes: (votes > 0).then_some(votes),
                 seed,

@@ -1,11 +1,12 @@
-//! Metric-vs-N panels (plotters): the mean over repeats, its 95% band, a marker at the current N and
-//! the labelled point where x% of the improvement is captured. One drawing function serves the
-//! canvas and the SVG export.
+//! Metric-vs-N panels (plotters): the mean over repeats, its 95% band (over items when the item
+//! bootstrap is given and the toggle is on, else over repeats), a marker at the current N and the
+//! labelled point where x% of the improvement is captured. One drawing function serves the canvas
+//! and the SVG export.
 
 use crate::export;
 use crate::plot::{self, Geom, Look, XAxis};
 use crate::state::St;
-use annosat_core::curves::{Curves, Metric, Saturation};
+use annosat_core::curves::{Curves, ItemBands, Metric, Saturation};
 use leptos::html;
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -45,19 +46,27 @@ pub(crate) const LOOK: Look = Look {
 };
 
 /// Draws one panel, with the red N marker when `n` is given (exports; on the page the marker is an
-/// element over the canvas, so dragging N redraws nothing); errors are plotters'.
+/// element over the canvas, so dragging N redraws nothing); the band is over items when `items`
+/// is given, else over repeats; errors are plotters'.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &Curves,
     m: Metric,
     n: Option<u32>,
-    sat: Saturation,
+    (sat, items, bounded): (Saturation, Option<&ItemBands>, bool),
     logx: bool,
 ) -> Result<Geom, String> {
     let pts: Vec<_> = c
         .points(m)
         .into_iter()
-        .filter(|p| p.mean.is_some())
+        .enumerate()
+        .filter(|(_, p)| p.mean.is_some())
+        .map(|(g, mut p)| {
+            if let Some(b) = items {
+                (p.lo, p.hi) = b.band(m, g);
+            }
+            p
+        })
         .collect();
     let lo = pts
         .iter()
@@ -103,7 +112,11 @@ pub fn draw<DB: DrawingBackend>(
                 green.stroke_width(2),
             ))
             .map_err(plot::err)?;
-        let label = format!("{:.0}% by N={sn}", sat.x * 100.0);
+        let label = if bounded {
+            format!("{:.0}% by N={sn}, bounded by the votes", sat.x * 100.0)
+        } else {
+            format!("{:.0}% by N={sn}", sat.x * 100.0)
+        };
         // Right of the middle, the label ends at the line instead of starting there, so it is not
         // cut off by the panel's right edge (short grids put the point at N = max).
         let anchor = if at - xa > 0.6 * (xb - xa) {
@@ -143,6 +156,11 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         st.curves
             .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
     });
+    let bounded = Memo::new(move |_| {
+        st.answers()
+            .get(metric as usize)
+            .is_some_and(|a| a.bounded_by_votes)
+    });
     // The panel is drawn when the curves, x or the axis change — not when N moves: the N marker is
     // an element laid over the canvas (a slider step then costs no drawing at all).
     {
@@ -162,7 +180,15 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             let Some(backend) = CanvasBackend::with_canvas_object(el) else {
                 return;
             };
-            match draw(&backend.into_drawing_area(), &c, metric, None, s, logx) {
+            let bands = st.item_band.get().then(|| st.bands.get()).flatten();
+            match draw(
+                &backend.into_drawing_area(),
+                &c,
+                metric,
+                None,
+                (s, bands.as_deref(), bounded.get()),
+                logx,
+            ) {
                 Ok(g) => geom.set(Some(g)),
                 Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
             }
@@ -186,12 +212,18 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 return;
             };
             let n = g.n_at(px).round().max(1.0) as u32;
+            let items = st.bands.with_untracked(|b| {
+                let g = c.grid.iter().position(|&x| x == n)?;
+                let (lo, hi) = b.as_ref()?.band(metric, g);
+                Some(format!("; items {} – {}", fmt(lo), fmt(hi)))
+            });
             let text = match c.point(metric, n) {
                 Some(p) => format!(
-                    "N={n}: {} (95%: {} – {})",
+                    "N={n}: {} (95% of repeats: {} – {}{})",
                     fmt(p.mean),
                     fmt(p.lo),
-                    fmt(p.hi)
+                    fmt(p.hi),
+                    items.unwrap_or_default()
                 ),
                 None => format!("N={n}: no data"),
             };
@@ -206,9 +238,22 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             return;
         };
         let logx = st.logx.get_untracked();
+        let bands = st
+            .item_band
+            .get_untracked()
+            .then(|| st.bands.get_untracked())
+            .flatten();
         let redraw = |n: Option<u32>| {
-            CanvasBackend::with_canvas_object(el.clone())
-                .map(|b| draw(&b.into_drawing_area(), &c, metric, n, s, logx))
+            CanvasBackend::with_canvas_object(el.clone()).map(|b| {
+                draw(
+                    &b.into_drawing_area(),
+                    &c,
+                    metric,
+                    n,
+                    (s, bands.as_deref(), bounded.get_untracked()),
+                    logx,
+                )
+            })
         };
         redraw(Some(st.n.get_untracked()));
         if let Ok(url) = el.to_data_url() {
@@ -228,6 +273,11 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             return;
         };
         let mut svg = String::new();
+        let bands = st
+            .item_band
+            .get_untracked()
+            .then(|| st.bands.get_untracked())
+            .flatten();
         {
             let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
             let _ = draw(
@@ -235,7 +285,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 &c,
                 metric,
                 Some(st.n.get_untracked()),
-                s,
+                (s, bands.as_deref(), bounded.get_untracked()),
                 st.logx.get_untracked(),
             );
         }

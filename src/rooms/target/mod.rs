@@ -2,11 +2,13 @@
 //! line (progress, time left, Stop), the saturation summary, readouts, four metric panels
 //! (chart.rs) and the per-item view (items.rs).
 
+mod answer;
 pub mod chart;
 mod items;
 
 use crate::state::{now_ms, St, Status, REPEATS, SYNTHETIC};
-use annosat_core::curves::{Curves, Metric};
+use annosat_core::curves::Metric;
+use answer::AnswerCard;
 use chart::title;
 use chart::CurveChart;
 use items::ItemsView;
@@ -16,8 +18,9 @@ use leptos::prelude::*;
 pub fn TargetRoom() -> impl IntoView {
     view! {
         <StatusLine />
-        <SummaryCard />
+        <AnswerCard />
         <Readouts />
+        <BandToggle />
         <section class="charts">
             <CurveChart metric=Metric::Kl />
             <CurveChart metric=Metric::EntropyCorr />
@@ -95,44 +98,18 @@ fn StatusLine() -> impl IntoView {
     }
 }
 
-fn sentence(c: &Curves, x: f64) -> String {
-    let pct = (x * 100.0).round();
-    match (c.saturation(Metric::Kl, x).n, c.saturation(Metric::EntropyCorr, x).n) {
-        (Some(a), Some(b)) => format!(
-            "For distribution match (KL), {a} annotators per item capture {pct}% of the improvement; to rank items by ambiguity (entropy correlation) you need about {b}."
-        ),
-        (Some(a), None) => format!("For distribution match (KL), {a} annotators per item capture {pct}% of the improvement."),
-        _ => "Not enough annotators per item to tell where the curves saturate.".into(),
-    }
-}
-
+/// Whether the panels' band is over items (the item bootstrap) or over repeats.
 #[component]
-fn SummaryCard() -> impl IntoView {
+fn BandToggle() -> impl IntoView {
     let st = expect_context::<St>();
-    move || {
-        let c = st.curves.get()?;
-        let x = st.x.get() as f64 / 100.0;
-        let rows = Metric::ALL
-            .into_iter()
-            .map(|m| {
-                let s = c.saturation(m, x);
-                let text = match (s.n, s.lo, s.hi) {
-                    (Some(n), Some(lo), Some(hi)) => format!(
-                        "{}% of the improvement by N = {n} (95% interval {lo}–{hi})",
-                        st.x.get()
-                    ),
-                    (Some(n), _, _) => format!("{}% of the improvement by N = {n}", st.x.get()),
-                    _ => "does not saturate within the data".into(),
-                };
-                view! { <li data-metric=m.name()><code>{m.name()}</code>": " {text}</li> }
-            })
-            .collect_view();
-        Some(view! {
-            <section class="card summary">
-                <p class="sentence" id="sentence">{sentence(&c, x)}</p>
-                <ul id="saturation">{rows}</ul>
-            </section>
-        })
+    view! {
+        <p class="band-toggle">
+            <label>
+                <input type="checkbox" id="item-band" prop:checked=move || st.item_band.get()
+                    on:change=move |ev| st.item_band.set(event_target_checked(&ev)) />
+                " Band: 95% over items (unticked: over repeats)"
+            </label>
+        </p>
     }
 }
 
@@ -155,9 +132,24 @@ fn Readouts() -> impl IntoView {
                 .map(|v| v.to_string())
                 .unwrap_or_default()
         };
+        let items = move || {
+            let n = st.n.get();
+            let g = st
+                .curves
+                .with(|c| c.as_ref().and_then(|c| c.grid.iter().position(|&x| x == n)))?;
+            st.bands
+                .with(|b| b.as_ref().map(|b| b.band(m, g)))
+                .filter(|(lo, _)| lo.is_some())
+                .map(|(lo, hi)| format!("; items [{}, {}]", fmt(lo), fmt(hi)))
+        };
         let ci = move || match point() {
             Some(p) if p.lo.is_some() => {
-                format!("95% of repeats in [{}, {}]", fmt(p.lo), fmt(p.hi))
+                format!(
+                    "95% of repeats in [{}, {}]{}",
+                    fmt(p.lo),
+                    fmt(p.hi),
+                    items().unwrap_or_default()
+                )
             }
             Some(_) => "undefined: every subsampled entropy is 0 at N = 1".to_string(),
             None => "no curves for this data yet".to_string(),

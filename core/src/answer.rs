@@ -1,0 +1,372 @@
+//! What the product says per metric — "you need about N annotators per item" — with the interval
+//! that covers what the user is uncertain about, and in words where the data cannot answer. One
+//! implementation for the CLI (`annosat curves`, `annosat extrapolate`) and the app's Target room.
+//!
+//! Per metric: the within-data x-point (the smallest N capturing x of the N=1 → N=M improvement)
+//! with its interval over items ([`crate::curves::bootstrap`]); whether that point is **bounded
+//! by the votes** ([`bounded_by_votes`]: forced by M rather than shown by the data); the
+//! smallest N within an absolute tolerance ε; and, where the point is bounded, the extrapolated
+//! answer (curves as if every item had [`HEADLINE_REFERENCE_VOTES`] votes, or against the true
+//! distributions) with its own item interval, which refits the prior on each resample
+//! ([`crate::extrapolate::bootstrap`]), and the fit check's verdict.
+
+use crate::curves::{bounded_by_votes, first_within, Curves, ItemBands, ItemInterval, Metric};
+use crate::extrapolate::{check::FitCheck, ReferenceVotes};
+use serde::{Deserialize, Serialize};
+
+/// The reference the headline extrapolates to when the data's own point is bounded (the
+/// ChaosNLI convention: 100 votes per item).
+pub const HEADLINE_REFERENCE_VOTES: u32 = 100;
+
+/// A point read off a mean curve, with its intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub n: Option<u32>,
+    /// Over item resamples (`None` without a bootstrap).
+    pub items: Option<ItemInterval>,
+}
+
+/// The answer for one metric from one set of curves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricAnswer {
+    pub metric: Metric,
+    /// Share of the improvement (0–1).
+    pub x: f64,
+    /// The curve's last N: the votes the items have (M).
+    pub votes: u32,
+    /// The x-point.
+    pub point: Point,
+    /// Whether [`MetricAnswer::point`] is forced by the vote count ([`bounded_by_votes`]).
+    pub bounded_by_votes: bool,
+    /// The absolute tolerance and the smallest N within it.
+    pub eps: f64,
+    pub within: Point,
+    /// The grid was cut below the votes the items have (`--n`): the curve ends at the largest N
+    /// asked for, not at the votes, so that is what bounds the point.
+    #[serde(default)]
+    pub partial_grid: bool,
+}
+
+impl MetricAnswer {
+    /// The answer `curves` (with `bands`, their item bootstrap) give for `metric`.
+    pub fn of(
+        curves: &Curves,
+        bands: Option<&ItemBands>,
+        metric: Metric,
+        x: f64,
+        eps: f64,
+    ) -> Self {
+        let votes = curves.grid.last().copied().unwrap_or(0);
+        let n = curves.saturation(metric, x).n;
+        let means: Vec<Option<f64>> = curves.points(metric).iter().map(|p| p.mean).collect();
+        MetricAnswer {
+            metric,
+            x,
+            votes,
+            point: Point {
+                n,
+                items: bands.map(|b| b.saturation(metric, x)),
+            },
+            bounded_by_votes: bounded_by_votes(n, votes, HEADLINE_REFERENCE_VOTES),
+            eps,
+            within: Point {
+                n: first_within(&curves.grid, &means, metric, eps),
+                items: bands.map(|b| b.within(metric, eps)),
+            },
+            partial_grid: false,
+        }
+    }
+
+    /// Marks a curve whose grid ends below the votes the items have.
+    pub fn on_partial_grid(mut self) -> Self {
+        self.partial_grid = true;
+        self
+    }
+}
+
+/// The extrapolated answer for one metric, shown where the data's own point is bounded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extrapolated {
+    pub reference: ReferenceVotes,
+    pub answer: MetricAnswer,
+    /// The fit check's total variation (see [`FitCheck::verdict`]).
+    pub total_variation: f64,
+}
+
+/// "The metric", in words a user reads.
+pub fn label(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Kl => "Distribution match (KL)",
+        Metric::EntropyCorr => "Ranking items by ambiguity (entropy correlation)",
+        Metric::Jsd => "Jensen–Shannon distance",
+        Metric::MajorityAgreement => "Majority label",
+    }
+}
+
+fn range(iv: &ItemInterval, grid_end: u32) -> String {
+    let end = |n: Option<u32>| n.map_or(format!("more than {grid_end}"), |n| n.to_string());
+    match (iv.lo, iv.hi) {
+        (Some(lo), Some(hi)) if lo == hi => format!("{lo}"),
+        (lo, hi) => format!("{}–{}", end(lo), end(hi)),
+    }
+}
+
+/// The point's N ("12", or "more than 100" when not reached) and its interval in words
+/// ("95% interval over items 10–14"; empty without a bootstrap).
+fn point_text(p: &Point, grid_end: u32) -> (String, String) {
+    let n =
+        p.n.map_or(format!("more than {grid_end}"), |n| n.to_string());
+    let iv = p
+        .items
+        .as_ref()
+        .map(|iv| format!("95% interval over items {}", range(iv, grid_end)))
+        .unwrap_or_default();
+    (n, iv)
+}
+
+fn paren(parts: &[&str]) -> String {
+    let v: Vec<&str> = parts.iter().copied().filter(|s| !s.is_empty()).collect();
+    if v.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", v.join("; "))
+    }
+}
+
+impl FitCheck {
+    /// One phrase on how far the fitted prior describes the items (by the total variation of the
+    /// agreement table).
+    pub fn verdict(&self) -> &'static str {
+        verdict(self.total_variation)
+    }
+}
+
+/// [`FitCheck::verdict`] from a total variation.
+pub fn verdict(total_variation: f64) -> &'static str {
+    if total_variation < 0.05 {
+        "the prior reproduces how much these items agree"
+    } else if total_variation < 0.15 {
+        "the prior reproduces these items' agreement roughly; read the curves with that in mind"
+    } else {
+        "the prior does not describe these items well: treat the extrapolated curves with caution"
+    }
+}
+
+fn reference_words(r: ReferenceVotes) -> String {
+    match r {
+        ReferenceVotes::Votes(m) => format!("if every item had {m} votes"),
+        ReferenceVotes::Truth => "against the items' true distributions".into(),
+    }
+}
+
+/// The headline for one metric: the within-data point where the data can show it; the
+/// extrapolated one (labelled so, with its interval and the fit check's verdict) where the
+/// within-data point is bounded by the votes, plus one line saying so; or, bounded with no
+/// extrapolation, that in words.
+pub fn headline(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
+    let pct = (a.x * 100.0).round();
+    let name = label(a.metric);
+    if !a.bounded_by_votes {
+        let (n, iv) = point_text(&a.point, a.votes);
+        return format!(
+            "{name}: {n} annotators per item capture {pct}% of the improvement{}.",
+            paren(&[&iv])
+        );
+    }
+    if a.partial_grid {
+        return format!(
+            "{name}: bounded by the largest N asked for ({}) — the curve ends there, so its {pct}% point ({}) is forced by where it ends; ask for every N to see the answer.",
+            a.votes,
+            a.point.n.map_or("not reached".into(), |n| format!("N = {n}"))
+        );
+    }
+    let own = match a.point.n {
+        Some(n) => format!(
+            "your data's own point, {n}, is bounded by your {} votes",
+            a.votes
+        ),
+        None => format!(
+            "your data's own curve does not get there within your {} votes",
+            a.votes
+        ),
+    };
+    match ext {
+        Some(e) => {
+            let (n, iv) = point_text(&e.answer.point, e.answer.votes);
+            format!(
+                "{name}: about {n} annotators per item {} would capture {pct}% of the improvement{}. {}.",
+                reference_words(e.reference),
+                paren(&["extrapolated", &iv, verdict(e.total_variation)]),
+                capitalise(&own)
+            )
+        }
+        None => format!(
+            "{name}: bounded by your {} votes — {own}; the extrapolation beyond them gives the answer.",
+            a.votes
+        ),
+    }
+}
+
+/// One short line per metric for a list beside the headline: "kl: N = 26 (items 24–27),
+/// extrapolated to 100 votes per item; within the data 8, bounded by your 10 votes".
+pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
+    let pct = (a.x * 100.0).round();
+    let at = |p: &Point, end: u32| {
+        let n = p.n.map_or(format!("more than {end}"), |n| n.to_string());
+        match &p.items {
+            Some(iv) => format!("N = {n} (items {})", range(iv, end)),
+            None => format!("N = {n}"),
+        }
+    };
+    let name = a.metric.name();
+    if !a.bounded_by_votes {
+        return format!("{name}: {pct}% by {}", at(&a.point, a.votes));
+    }
+    let own = a.point.n.map_or("not reached".into(), |n| n.to_string());
+    if a.partial_grid {
+        return format!(
+            "{name}: {pct}% by N = {own}, bounded by the largest N asked for ({})",
+            a.votes
+        );
+    }
+    match ext {
+        Some(e) => {
+            let to = match e.reference {
+                ReferenceVotes::Votes(m) => format!("{m} votes per item"),
+                ReferenceVotes::Truth => "the true distributions".into(),
+            };
+            format!(
+                "{name}: {pct}% by {}, extrapolated to {to}; within the data {own}, bounded by your {} votes",
+                at(&e.answer.point, e.answer.votes),
+                a.votes
+            )
+        }
+        None => format!(
+            "{name}: {pct}% by N = {own} within the data, bounded by your {} votes",
+            a.votes
+        ),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The ε line for one metric: the smallest N within ε of the reference, from the same curves as
+/// the headline (the extrapolated ones where the within-data point is bounded).
+pub fn within_line(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
+    let (w, grid_end, how) = match ext.filter(|_| a.bounded_by_votes) {
+        Some(e) => (
+            &e.answer.within,
+            e.answer.votes,
+            format!("{}, extrapolated", reference_words(e.reference)),
+        ),
+        None => (&a.within, a.votes, String::new()),
+    };
+    let goal = if a.metric.lower_is_better() {
+        format!("within {} of the reference", a.eps)
+    } else {
+        format!("at least {}", a.eps)
+    };
+    let (n, iv) = point_text(w, grid_end);
+    match w.n {
+        Some(_) => format!(
+            "{} {goal} by N = {n}{}.",
+            a.metric.name(),
+            paren(&[&iv, &how])
+        ),
+        None => format!(
+            "{} is not {goal} by N = {grid_end}{}.",
+            a.metric.name(),
+            paren(&[&how])
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iv(lo: u32, hi: u32) -> ItemInterval {
+        ItemInterval {
+            lo: Some(lo),
+            hi: Some(hi),
+            resamples: 200,
+            not_reached: 0,
+            lo_n: Some(lo as f64),
+            hi_n: Some(hi as f64),
+        }
+    }
+
+    fn answer(n: u32, votes: u32) -> MetricAnswer {
+        MetricAnswer {
+            metric: Metric::Kl,
+            x: 0.9,
+            votes,
+            point: Point {
+                n: Some(n),
+                items: Some(iv(n - 1, n + 1)),
+            },
+            bounded_by_votes: bounded_by_votes(Some(n), votes, HEADLINE_REFERENCE_VOTES),
+            eps: 0.05,
+            within: Point {
+                n: Some(n),
+                items: Some(iv(n, n + 2)),
+            },
+            partial_grid: false,
+        }
+    }
+
+    #[test]
+    fn bounded_when_the_point_lies_past_a_fifth_of_the_votes() {
+        assert!(bounded_by_votes(Some(9), 10, 100));
+        assert!(bounded_by_votes(Some(3), 10, 100));
+        assert!(!bounded_by_votes(Some(2), 10, 100));
+        assert!(!bounded_by_votes(Some(10), 50, 100));
+        assert!(bounded_by_votes(Some(11), 50, 100));
+        assert!(bounded_by_votes(None, 50, 100));
+        // Data with the reference's votes are the convention's answer.
+        assert!(!bounded_by_votes(Some(61), 100, 100));
+    }
+
+    #[test]
+    fn headlines_say_what_the_data_can_answer() {
+        let free = answer(8, 100);
+        assert_eq!(
+            headline(&free, None),
+            "Distribution match (KL): 8 annotators per item capture 90% of the improvement (95% interval over items 7–9)."
+        );
+        let bounded = answer(9, 10);
+        let text = headline(&bounded, None);
+        assert!(text.contains("bounded by your 10 votes"), "{text}");
+        let e = Extrapolated {
+            reference: ReferenceVotes::Votes(100),
+            answer: answer(21, 100),
+            total_variation: 0.02,
+        };
+        let text = headline(&bounded, Some(&e));
+        assert!(
+            text.contains(
+                "about 21 annotators per item if every item had 100 votes would capture 90%"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("95% interval over items 20–22"), "{text}");
+        assert!(text.contains("if every item had 100 votes"), "{text}");
+        assert!(text.contains("extrapolated"), "{text}");
+        assert!(
+            text.contains("Your data's own point, 9, is bounded by your 10 votes."),
+            "{text}"
+        );
+        assert_eq!(
+            short(&bounded, Some(&e)),
+            "kl: 90% by N = 21 (items 20–22), extrapolated to 100 votes per item; within the data 9, bounded by your 10 votes"
+        );
+        assert_eq!(short(&free, None), "kl: 90% by N = 8 (items 7–9)");
+        let w = within_line(&bounded, Some(&e));
+        assert_eq!(w, "kl within 0.05 of the reference by N = 21 (95% interval over items 21–23; if every item had 100 votes, extrapolated).");
+    }
+}

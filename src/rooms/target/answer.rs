@@ -1,0 +1,188 @@
+//! The Target room's answer card: per metric, the N the data say you need with its 95% interval
+//! over items — or, where the data's own point is bounded by the votes (forced by how many votes
+//! the items have), the extrapolated answer, labelled so, with its interval, the fit check's
+//! verdict and one line saying the within-data point is bounded — and the N within an absolute
+//! tolerance ε. The sentences are the core's (`annosat_core::answer`), as `annosat curves` prints
+//! them. The extrapolation runs by itself in the first curve worker (`St::extrapolate_headline`),
+//! with progress and Stop here; its result is the Plan room's too.
+
+use crate::rooms::plan::state::PlanStatus;
+use crate::state::{now_ms, St};
+use annosat_core::answer::{headline, short, verdict, within_line, Extrapolated, MetricAnswer};
+use annosat_core::curves::Metric;
+use annosat_core::extrapolate::ReferenceVotes;
+use leptos::prelude::*;
+
+#[component]
+pub fn AnswerCard() -> impl IntoView {
+    let st = expect_context::<St>();
+    move || {
+        let answers = st.answers();
+        if answers.is_empty() {
+            return None;
+        }
+        let (x, eps, to) = (
+            st.x.get() as f64 / 100.0,
+            st.eps.get(),
+            st.headline_to.get(),
+        );
+        let reference = if to == 0 {
+            ReferenceVotes::Truth
+        } else {
+            ReferenceVotes::Votes(to)
+        };
+        let ext: Option<Vec<Extrapolated>> = st.headline_result().map(|r| {
+            Metric::ALL
+                .iter()
+                .map(|&m| Extrapolated {
+                    reference,
+                    answer: MetricAnswer::of(&r.curves, r.bands.as_ref(), m, x, eps[m as usize]),
+                    total_variation: r.check.total_variation,
+                })
+                .collect()
+        });
+        let e_of = |m: Metric| ext.as_ref().map(|e| &e[m as usize]);
+        let a_of = |m: Metric| &answers[m as usize];
+        let sentence = format!(
+            "{} {}",
+            headline(a_of(Metric::Kl), e_of(Metric::Kl)),
+            headline(a_of(Metric::EntropyCorr), e_of(Metric::EntropyCorr))
+        );
+        let rows = answers
+            .iter()
+            .map(|a| {
+                let e = e_of(a.metric);
+                let shown = e.filter(|_| a.bounded_by_votes).map_or(a, |e| &e.answer);
+                view! {
+                    <li data-metric=a.metric.name() data-bounded=a.bounded_by_votes.to_string()
+                        data-extrapolated=(a.bounded_by_votes && e.is_some()).to_string()
+                        data-n=shown.point.n.map(|n| n.to_string()).unwrap_or_default()
+                        data-items-lo=shown.point.items.and_then(|i| i.lo).map(|n| n.to_string()).unwrap_or_default()
+                        data-items-hi=shown.point.items.and_then(|i| i.hi).map(|n| n.to_string()).unwrap_or_default()>
+                        {short(a, e)}
+                    </li>
+                }
+            })
+            .collect_view();
+        let within = answers
+            .iter()
+            .map(|a| {
+                let m = a.metric;
+                let set = move |ev: leptos::ev::Event| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        if v.is_finite() {
+                            st.eps.update(|e| e[m as usize] = v);
+                        }
+                    }
+                };
+                view! {
+                    <li data-metric=m.name()>
+                        <label>"ε " <input type="number" step="0.01" class="eps" data-metric=m.name()
+                            prop:value=a.eps.to_string() on:change=set /></label>
+                        " " {within_line(a, e_of(m))}
+                    </li>
+                }
+            })
+            .collect_view();
+        let votes = answers[0].votes;
+        let bounded = answers.iter().any(|a| a.bounded_by_votes);
+        let fit = st.headline_result().map(|r| {
+            let tv = r.check.total_variation;
+            format!("Fit check: total variation {tv:.3}, {}.", verdict(tv))
+        });
+        let bounded_block = bounded.then(|| {
+            let choose = move |ev: leptos::ev::Event| {
+                if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                    st.headline_to.set(v);
+                    st.extrapolate_headline(true);
+                }
+            };
+            view! {
+                <p class="note" id="bounded-line">
+                    {format!("Against the items' own {votes} votes every curve ends at N = {votes}, so a point past the first fifth of them is forced by the vote count: those metrics are marked bounded by your votes, and their answer is extrapolated ")}
+                    <select id="headline-to" class="inline" on:change=choose aria-label="what the headline extrapolates to">
+                        <option value="100" selected=move || st.headline_to.get() == 100>"to 100 votes per item"</option>
+                        <option value="0" selected=move || st.headline_to.get() == 0>"to the items' true distributions"</option>
+                    </select>
+                    " (a prior fitted to your items; its interval refits it on every item resample). The within-data curves stay drawn below."
+                    {fit.clone().map(|f| view! { <span id="headline-fit">" "{f}</span> })}
+                </p>
+                <ExtrapolationStatus has=ext.is_some() />
+            }
+        });
+        let bands = st.bands.get();
+        let note = match bands.as_deref() {
+            Some(b) => format!(
+                "95% interval over items: where the point would fall for another set of items from the same population ({} resamples{}). The panels' band shows the same over items or, with the box unticked, over repeats: how much one collection of N annotators varies for these very items.",
+                b.resamples,
+                if b.blocks { format!(" of {} random blocks of items", b.units) } else { String::new() }
+            ),
+            None => "No item intervals for these curves.".into(),
+        };
+        Some(view! {
+            <section class="card summary">
+                <p class="sentence" id="sentence">{sentence}</p>
+                {bounded_block}
+                <ul id="saturation">{rows}</ul>
+                <p class="subhead">"Within an absolute tolerance"</p>
+                <ul id="within">{within}</ul>
+                <p class="note" id="intervals-note">{note}</p>
+            </section>
+        })
+    }
+}
+
+/// The headline extrapolation's progress with Stop, or a button when it is not there.
+#[component]
+fn ExtrapolationStatus(has: bool) -> impl IntoView {
+    let st = expect_context::<St>();
+    move || {
+        let status = st.plan.status.get();
+        let (to, seed) = (st.headline_to.get(), st.seed.get());
+        if has {
+            return None;
+        }
+        if st.plan.asked_for(to, seed) {
+            let PlanStatus::Busy { done, since } = status else {
+                return None;
+            };
+            let elapsed = (now_ms() - since) / 1000.0;
+            let left = if (0.02..1.0).contains(&done) && elapsed > 1.0 {
+                format!(
+                    " · about {:.0} s left",
+                    (elapsed * (1.0 - done) / done).max(1.0)
+                )
+            } else {
+                String::new()
+            };
+            let stop = move |_| {
+                crate::bridge::cancel();
+                st.plan.status.set(PlanStatus::Stopped);
+            };
+            return Some(
+                view! {
+                    <p class="status" id="headline-status" data-state="busy">
+                        {format!("Extrapolating beyond your votes… {:.0}%{left}", done * 100.0)}
+                        <progress max="1" value=done></progress>
+                        <button class="link" id="headline-stop" on:click=stop>"Stop"</button>
+                    </p>
+                }
+                .into_any(),
+            );
+        }
+        let why = match status {
+            PlanStatus::Failed(e) => format!("The extrapolation did not run: {e} "),
+            PlanStatus::Stopped => "Stopped before the extrapolation finished. ".into(),
+            PlanStatus::Busy { .. } => "The Plan room's tool is running; ".into(),
+            PlanStatus::Idle => String::new(),
+        };
+        Some(
+            view! {
+                <p class="status" id="headline-status" data-state="idle">{why}
+                    <button class="link" id="headline-extrapolate" on:click=move |_| st.extrapolate_headline(true)>"Extrapolate"</button>
+                </p>
+            }
+            .into_any(),
+        )
+    }
+}

@@ -1,0 +1,105 @@
+// The Target room's answer card in real headless Chromium: intervals over items equal to
+// `annosat curves`' for a dataset with 100 votes per item, and, for an upload with 10 votes per
+// item, the extrapolated headline (run by itself in the worker) with its item interval and the
+// bounded-by-votes line — the same numbers and sentences as the CLI prints for the same seed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, browser, openApp, idle, shots, votesPath } from './harness.mjs';
+
+let server, ctx;
+before(async () => { server = await serve(); ctx = await browser(); });
+after(async () => { await ctx?.close(); await server?.close(); });
+
+/** `annosat curves … --format json` with its stderr (the sentences). */
+function cli(votes, args = []) {
+  const bin = process.env.ANNOSAT_CLI;
+  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
+  return JSON.parse(execFileSync(bin, ['curves', '--votes', votes, '--format', 'json', ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+}
+
+async function rows(page) {
+  return page.locator('#saturation li').evaluateAll((lis) => lis.map((li) => ({
+    metric: li.dataset.metric, bounded: li.dataset.bounded, extrapolated: li.dataset.extrapolated,
+    n: li.dataset.n, lo: li.dataset.itemsLo, hi: li.dataset.itemsHi, text: li.textContent.trim(),
+  })));
+}
+
+test('100 votes per item: item intervals as the CLI computes them, nothing bounded', async () => {
+  const page = await openApp(ctx, server.url, '?dataset=chaosnli_snli');
+  const want = cli(votesPath('chaosnli_snli'));
+  const got = await rows(page);
+  assert.equal(got.length, 4);
+  for (const r of got) {
+    const h = want.headline[r.metric];
+    assert.equal(r.bounded, 'false', r.metric);
+    assert.equal(r.n, String(h.n), r.metric);
+    assert.equal(r.lo, String(h.items.lo), r.metric);
+    assert.equal(r.hi, String(h.items.hi), r.metric);
+    assert.match(r.text, new RegExp(`^${r.metric}: 90% by N = ${h.n} \\(items `), r.metric);
+    assert.equal(want.saturation[r.metric].bounded_by_votes, false);
+  }
+  assert.equal(await page.locator('#bounded-line').count(), 0);
+  // The headline is the CLI's sentences, word for word.
+  assert.equal((await page.locator('#sentence').textContent()).trim(), `${want.headline.kl.sentence} ${want.headline.entropy_corr.sentence}`);
+  assert.match(await page.locator('#intervals-note').textContent(), /200 resamples/);
+  // The ε lines are the CLI's.
+  const within = await page.locator('#within li').allTextContents();
+  for (const [i, m] of ['jsd', 'entropy_corr', 'kl', 'majority_agreement'].entries()) {
+    assert.ok(within[i].includes(want.headline[m].within_sentence), `${within[i]} / ${want.headline[m].within_sentence}`);
+  }
+  // A new ε is read off the same curves: KL within 0.02 needs more annotators than within 0.05.
+  await page.fill('#within input[data-metric="kl"]', '0.02');
+  await page.press('#within input[data-metric="kl"]', 'Enter');
+  const tight = cli(votesPath('chaosnli_snli'), ['--within', 'kl=0.02']);
+  await page.waitForFunction((s) => document.querySelector('#within li[data-metric="kl"]').textContent.includes(s),
+    tight.headline.kl.within_sentence);
+  assert.ok(tight.within.kl.n > want.within.kl.n);
+  // The band toggle switches the panels between items and repeats.
+  assert.ok(await page.locator('#item-band').isChecked());
+  await page.uncheck('#item-band');
+  assert.ok(!(await page.locator('#item-band').isChecked()));
+  await page.check('#item-band');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an upload with 10 votes per item: the extrapolated headline, its interval and the bounded line', async () => {
+  const ten = votesPath('snow2008_rte');
+  const page = await openApp(ctx, server.url);
+  await page.setInputFiles('#upload', ten);
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  // Bounded metrics are extrapolated without a button: wait for the answer.
+  await page.locator('#bounded-line').waitFor();
+  assert.match(await page.locator('#bounded-line').textContent(), /own 10 votes/);
+  await page.locator('#saturation li[data-extrapolated="true"]').first().waitFor({ timeout: 180_000 });
+  const want = cli(ten);
+  const got = await rows(page);
+  let bounded = 0;
+  for (const r of got) {
+    const h = want.headline[r.metric];
+    assert.equal(r.bounded, String(want.saturation[r.metric].bounded_by_votes), r.metric);
+    assert.equal(r.extrapolated, String(h.extrapolated), r.metric);
+    assert.equal(r.n, String(h.n ?? ''), r.metric);
+    assert.equal(r.lo, String(h.items?.lo ?? ''), r.metric);
+    assert.equal(r.hi, String(h.items?.hi ?? ''), r.metric);
+    if (r.bounded === 'true') {
+      bounded += 1;
+      assert.match(r.text, /extrapolated to 100 votes per item; within the data \d+, bounded by your 10 votes/);
+    }
+  }
+  assert.ok(bounded >= 3, `${bounded} bounded`);
+  const sentence = (await page.locator('#sentence').textContent()).trim();
+  assert.equal(sentence, `${want.headline.kl.sentence} ${want.headline.entropy_corr.sentence}`);
+  assert.match(sentence, /if every item had 100 votes would capture 90%.*extrapolated; 95% interval over items.*bounded by your 10 votes/);
+  assert.match(await page.locator('#headline-fit').textContent(), /Fit check: total variation/);
+  // The within-data curves stay drawn.
+  assert.equal(await page.locator('.charts canvas').count(), 4);
+  await page.locator('#sentence').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'answer-10-votes.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
