@@ -222,10 +222,14 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
     if !a.bounded_by_votes {
         return format!("{name}: {pct}% by {}", at(&a.point, a.votes));
     }
-    let own = a.point.n.map_or("not reached".into(), |n| n.to_string());
+    // "by N = 8", or that the curve never gets there.
+    let own = a
+        .point
+        .n
+        .map_or("not reached".to_string(), |n| format!("by N = {n}"));
     if a.partial_grid {
         return format!(
-            "{name}: {pct}% by N = {own}, bounded by the largest N asked for ({})",
+            "{name}: {pct}% {own}, bounded by the largest N asked for ({})",
             a.votes
         );
     }
@@ -242,7 +246,7 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
             )
         }
         None => format!(
-            "{name}: {pct}% by N = {own} within the data, bounded by your {} votes",
+            "{name}: {pct}% {own} within the data, bounded by your {} votes",
             a.votes
         ),
     }
@@ -363,7 +367,7 @@ mod tests {
         );
         assert_eq!(
             short(&bounded, Some(&e)),
-            "kl: 90% by N = 21 (items 20–22), extrapolated to 100 votes per item; within the data 9, bounded by your 10 votes"
+            "kl: 90% by N = 21 (items 20–22), extrapolated to 100 votes per item; within the data by N = 9, bounded by your 10 votes"
         );
         assert_eq!(short(&free, None), "kl: 90% by N = 8 (items 7–9)");
         let w = within_line(&bounded, Some(&e));

@@ -88,7 +88,7 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
     assert.equal(r.hi, String(h.items?.hi ?? ''), r.metric);
     if (r.bounded === 'true') {
       bounded += 1;
-      assert.match(r.text, /extrapolated to 100 votes per item; within the data \d+, bounded by your 10 votes/);
+      assert.match(r.text, /extrapolated to 100 votes per item; within the data by N = \d+, bounded by your 10 votes/);
     }
   }
   assert.ok(bounded >= 3, `${bounded} bounded`);

@@ -149,20 +149,34 @@ pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
     }
 }
 
-fn sentence(c: &Curves, votes: Option<u32>) -> String {
+fn sentence(
+    c: &Curves,
+    bands: Option<&annosat_core::curves::ItemBands>,
+    votes: Option<u32>,
+) -> String {
     let with = match votes {
         Some(m) => format!("If every item had {m} votes"),
         None => "Against the items' true distributions".into(),
+    };
+    // "(95% interval over items 20–23)", from the item bootstrap (the prior refitted per resample).
+    let iv = |m: Metric| {
+        bands
+            .map(|b| b.saturation(m, 0.9))
+            .and_then(|iv| Some(format!(" (95% interval over items {}–{})", iv.lo?, iv.hi?)))
+            .unwrap_or_default()
     };
     match (
         c.saturation(Metric::Kl, 0.9).n,
         c.saturation(Metric::EntropyCorr, 0.9).n,
     ) {
         (Some(a), Some(b)) => format!(
-            "{with}: {a} annotators per item would capture 90% of the improvement in distribution match (KL); ranking items by ambiguity (entropy correlation) would need about {b}."
+            "{with}: {a} annotators per item{} would capture 90% of the improvement in distribution match (KL); ranking items by ambiguity (entropy correlation) would need about {b}{}.",
+            iv(Metric::Kl),
+            iv(Metric::EntropyCorr)
         ),
         (Some(a), None) => format!(
-            "{with}: {a} annotators per item would capture 90% of the improvement in distribution match (KL)."
+            "{with}: {a} annotators per item{} would capture 90% of the improvement in distribution match (KL).",
+            iv(Metric::Kl)
         ),
         _ => format!("{with}: the curves do not saturate within the grid."),
     }
@@ -204,7 +218,7 @@ fn Result() -> impl IntoView {
         };
         Some(view! {
             <section class="card summary">
-                <p class="sentence" id="plan-sentence">{sentence(&r.curves, r.votes)}</p>
+                <p class="sentence" id="plan-sentence">{sentence(&r.curves, r.bands.as_ref(), r.votes)}</p>
                 <p id="plan-prior">"Prior: " <bdi>{r.prior.describe(&classes)}</bdi></p>
                 <table id="plan-fit" class="fit-check">
                     <caption>"Fit check: share of items (with 2 or more votes) by how much their votes agree"</caption>
