@@ -16,7 +16,7 @@ start=$(date +%s)
 out=$(mktemp)
 trap 'rm -f "$out" "$out".*' EXIT
 cargo test -q --locked --profile native -p annosat-core --test item_intervals -- --nocapture --test-threads 1 \
-  2>&1 | grep -E 'ratio|closed form|covered by' > "$out.tests"
+  2>&1 | grep -E 'ratio|closed form|covered by' | sed 's/^\.*//' > "$out.tests"
 cargo build -q --locked --profile native -p annosat-trainer --no-default-features
 bin="$CARGO_TARGET_DIR/native/annosat"
 "$bin" curves --votes "$ANNOSAT_DATA/chaosnli_snli/votes.csv" 2>&1 >/dev/null | grep -E '^(answer| )' > "$out.snli"

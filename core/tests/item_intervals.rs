@@ -269,14 +269,6 @@ fn item_interval_of_the_90_point_covers_the_population_value() {
             // The grid N interval contains the continuous one.
             let (lo, hi) = (iv.lo.unwrap() as f64, iv.hi.unwrap() as f64);
             assert!(lo >= iv.lo_n.unwrap() - 1e-6 && hi >= iv.hi_n.unwrap() - 1e-6 && lo <= hi);
-            if d < 3 {
-                println!(
-                    "dataset {d} {}: {:?} {:?} truth {truth}",
-                    m.name(),
-                    c.saturation(m, 0.9),
-                    iv
-                );
-            }
         }
     }
     for m in Metric::ALL {

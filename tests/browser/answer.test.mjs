@@ -100,6 +100,21 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   assert.equal(await page.locator('.charts canvas').count(), 4);
   await page.locator('#sentence').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'answer-10-votes.png'), fullPage: true });
+  // The option: against the items' true distributions, as `--extrapolate-to inf`.
+  await page.selectOption('#headline-to', '0');
+  await page.locator('#saturation li[data-metric="kl"]', { hasText: 'extrapolated to the true distributions' })
+    .waitFor({ timeout: 300_000 });
+  const truth = cli(ten, ['--extrapolate-to', 'inf']);
+  for (const r of await rows(page)) {
+    if (r.bounded !== 'true') continue;
+    const h = truth.headline[r.metric];
+    assert.equal(h.reference_votes, 'inf');
+    assert.equal(r.n, String(h.n), r.metric);
+    assert.equal(r.lo, String(h.items.lo), r.metric);
+    assert.equal(r.hi, String(h.items.hi), r.metric);
+  }
+  assert.equal((await page.locator('#sentence').textContent()).trim(),
+    `${truth.headline.kl.sentence} ${truth.headline.entropy_corr.sentence}`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

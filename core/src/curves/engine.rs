@@ -545,16 +545,21 @@ fn one_group<const K: usize, const A: usize, G: XLnX>(
             a[5] += x * f64x4::splat(it.y);
             if !cells.is_empty() {
                 let cell = &mut cells[(it.unit as usize * ng + g) * STATS..][..STATS];
-                let (jsd, kl, x) = (jsd.to_array(), kl.to_array(), x.to_array());
-                for l in 0..active {
-                    // Truncation toward zero: deterministic, and below 1/scale (≤ 2^-8, ≥ 2^-40).
-                    let xl = x[l];
-                    cell[0] += (jsd[l] * scale) as i64;
-                    cell[1] += (kl[l] * scale) as i64;
-                    cell[2] += (maj[l] * scale) as i64;
-                    cell[3] += (xl * scale) as i64;
-                    cell[4] += (xl * xl * scale) as i64;
-                    cell[5] += (xl * it.y * scale) as i64;
+                // Scaled lane by lane (the same IEEE products as one lane at a time), then each
+                // active lane truncated toward zero: deterministic, off by less than 1/scale.
+                let sc = f64x4::splat(scale);
+                let v = [
+                    (jsd * sc).to_array(),
+                    (kl * sc).to_array(),
+                    (f64x4::from(maj) * sc).to_array(),
+                    (x * sc).to_array(),
+                    (x * x * sc).to_array(),
+                    (x * f64x4::splat(it.y) * sc).to_array(),
+                ];
+                for (c, lanes) in cell.iter_mut().zip(&v) {
+                    for &w in &lanes[..active] {
+                        *c += w as i64;
+                    }
                 }
             }
         }
