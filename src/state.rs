@@ -186,6 +186,7 @@ impl St {
         let x = self.x.get() as f64 / 100.0;
         let (eps, bands) = (self.eps.get(), self.bands.get());
         self.curves.track();
+        self.heldout.track();
         self.answers_of(x, eps, bands)
     }
 
@@ -195,11 +196,20 @@ impl St {
         eps: [f64; 4],
         bands: Option<Arc<ItemBands>>,
     ) -> Vec<MetricAnswer> {
+        // Against held-out annotators nothing is bounded by the votes (`MetricAnswer::against_heldout`).
+        let heldout = self.heldout.get_untracked();
         self.curves.with_untracked(|c| {
             c.as_ref().map_or(Vec::new(), |c| {
                 Metric::ALL
                     .iter()
-                    .map(|&m| MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]))
+                    .map(|&m| {
+                        let a = MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]);
+                        if heldout {
+                            a.against_heldout()
+                        } else {
+                            a
+                        }
+                    })
                     .collect()
             })
         })
@@ -210,10 +220,15 @@ impl St {
     pub fn headline_result(&self) -> Option<Arc<crate::rooms::plan::state::PlanResult>> {
         let to = self.headline_to.get();
         let seed = self.seed.get();
+        let fits = |r: &Arc<crate::rooms::plan::state::PlanResult>| {
+            r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some() && r.components == 0
+        };
+        // The headline's own run, or the Plan room's when it asked for the same.
         self.plan
-            .result
+            .headline
             .get()
-            .filter(|r| r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some())
+            .filter(fits)
+            .or_else(|| self.plan.result.get().filter(fits))
     }
 
     /// Where a metric's own point is bounded by the votes, asks the first worker for the
@@ -226,14 +241,21 @@ impl St {
             .iter()
             .any(|a| a.bounded_by_votes);
         let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
-        let have = self.plan.result.with_untracked(|r| {
-            r.as_ref()
-                .is_some_and(|r| r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some())
-        });
+        let fits = |r: &Option<Arc<crate::rooms::plan::state::PlanResult>>| {
+            r.as_ref().is_some_and(|r| {
+                r.votes.unwrap_or(0) == to
+                    && r.seed == seed
+                    && r.bands.is_some()
+                    && r.components == 0
+            })
+        };
+        let have = self.plan.headline.with_untracked(fits) || self.plan.result.with_untracked(fits);
+        // Idle, or busy with an earlier headline run for another reference or seed (replaced);
+        // another tool of the Plan room, a Stop or a failure wait for the user's button.
         let quiet = matches!(
             self.plan.status.get_untracked(),
             crate::rooms::plan::state::PlanStatus::Idle
-        );
+        ) || self.plan.headline_running();
         if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
             self.plan.start_headline(to, REPEATS, seed);
         }
@@ -329,7 +351,11 @@ impl St {
         match a {
             Answer::Progress { stage, done } if stage == "plan" => self.plan.progress(done),
             Answer::Progress { stage, done } => self.busy(&stage, done),
-            Answer::Planned { outcome, ms } => self.plan.finished(outcome, ms),
+            Answer::Planned { outcome, ms } => {
+                self.plan.finished(outcome, ms);
+                // A Plan room tool that held the worker is done: the headline's turn, if it waits.
+                self.extrapolate_headline(false);
+            }
             Answer::PlanFailed { message } => self
                 .plan
                 .status

@@ -45,6 +45,11 @@ pub struct MetricAnswer {
     /// asked for, not at the votes, so that is what bounds the point.
     #[serde(default)]
     pub partial_grid: bool,
+    /// The votes half the items have at least (the median vote count, read off the items used
+    /// per N): what the bounded rule compares with, so ragged data are judged by their typical
+    /// item, not their largest.
+    #[serde(default)]
+    pub typical_votes: u32,
 }
 
 impl MetricAnswer {
@@ -57,6 +62,15 @@ impl MetricAnswer {
         eps: f64,
     ) -> Self {
         let votes = curves.grid.last().copied().unwrap_or(0);
+        let half = curves.items.first().copied().unwrap_or(0).div_ceil(2);
+        let typical = curves
+            .grid
+            .iter()
+            .zip(&curves.items)
+            .rev()
+            .find(|(_, &i)| i >= half)
+            .map(|(&n, _)| n)
+            .unwrap_or(votes);
         let n = curves.saturation(metric, x).n;
         let means: Vec<Option<f64>> = curves.points(metric).iter().map(|p| p.mean).collect();
         MetricAnswer {
@@ -67,13 +81,33 @@ impl MetricAnswer {
                 n,
                 items: bands.map(|b| b.saturation(metric, x)),
             },
-            bounded_by_votes: bounded_by_votes(n, votes, HEADLINE_REFERENCE_VOTES),
+            bounded_by_votes: bounded_by_votes(n, typical, HEADLINE_REFERENCE_VOTES),
             eps,
             within: Point {
                 n: first_within(&curves.grid, &means, metric, eps),
                 items: bands.map(|b| b.within(metric, eps)),
             },
             partial_grid: false,
+            typical_votes: typical,
+        }
+    }
+
+    /// Against held-out annotators the curve compares with votes it never draws, so it is not
+    /// forced to its end by the vote count: nothing is marked bounded.
+    pub fn against_heldout(mut self) -> Self {
+        self.bounded_by_votes = false;
+        self
+    }
+
+    /// "your 10 votes", or for ragged data "your votes (median 9, at most 45)".
+    fn votes_words(&self) -> String {
+        if self.typical_votes == 0 || self.typical_votes == self.votes {
+            format!("your {} votes", self.votes)
+        } else {
+            format!(
+                "your votes (median {}, at most {})",
+                self.typical_votes, self.votes
+            )
         }
     }
 
@@ -182,27 +216,41 @@ pub fn headline(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
     }
     let own = match a.point.n {
         Some(n) => format!(
-            "your data's own point, {n}, is bounded by your {} votes",
-            a.votes
+            "your data's own point, {n}, is bounded by {}",
+            a.votes_words()
         ),
         None => format!(
-            "your data's own curve does not get there within your {} votes",
-            a.votes
+            "your data's own curve does not get there within {}",
+            a.votes_words()
         ),
     };
     match ext {
         Some(e) => {
             let (n, iv) = point_text(&e.answer.point, e.answer.votes);
+            // The interval holds the items and the prior refitted to them, not the prior model's
+            // own bias (`annosat extrapolate --check` measures that on data with the votes).
+            let iv = match &e.answer.point.items {
+                Some(r) if !iv.is_empty() => format!(
+                    "95% interval {} over items and the refitted prior",
+                    range(r, e.answer.votes)
+                ),
+                _ => iv,
+            };
+            let bias = if iv.is_empty() {
+                ""
+            } else {
+                "not the prior model's own bias"
+            };
             format!(
                 "{name}: about {n} annotators per item {} would capture {pct}% of the improvement{}. {}.",
                 reference_words(e.reference),
-                paren(&["extrapolated", &iv, verdict(e.total_variation)]),
+                paren(&["extrapolated", &iv, bias, verdict(e.total_variation)]),
                 capitalise(&own)
             )
         }
         None => format!(
-            "{name}: bounded by your {} votes — {own}; the extrapolation beyond them gives the answer.",
-            a.votes
+            "{name}: bounded by {} — {own}; the extrapolation beyond them gives the answer.",
+            a.votes_words()
         ),
     }
 }
@@ -240,14 +288,14 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
                 ReferenceVotes::Truth => "the true distributions".into(),
             };
             format!(
-                "{name}: {pct}% by {}, extrapolated to {to}; within the data {own}, bounded by your {} votes",
+                "{name}: {pct}% by {}, extrapolated to {to}; within the data {own}, bounded by {}",
                 at(&e.answer.point, e.answer.votes),
-                a.votes
+                a.votes_words()
             )
         }
         None => format!(
-            "{name}: {pct}% {own} within the data, bounded by your {} votes",
-            a.votes
+            "{name}: {pct}% {own} within the data, bounded by {}",
+            a.votes_words()
         ),
     }
 }
@@ -321,6 +369,7 @@ mod tests {
                 items: Some(iv(n, n + 2)),
             },
             partial_grid: false,
+            typical_votes: votes,
         }
     }
 
@@ -358,7 +407,10 @@ mod tests {
             ),
             "{text}"
         );
-        assert!(text.contains("95% interval over items 20–22"), "{text}");
+        assert!(
+            text.contains("95% interval 20–22 over items and the refitted prior; not the prior model's own bias"),
+            "{text}"
+        );
         assert!(text.contains("if every item had 100 votes"), "{text}");
         assert!(text.contains("extrapolated"), "{text}");
         assert!(

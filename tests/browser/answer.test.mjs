@@ -58,10 +58,13 @@ test('100 votes per item: item intervals as the CLI computes them, nothing bound
     tight.headline.kl.within_sentence);
   assert.ok(tight.within.kl.n > want.within.kl.n);
   // The band toggle switches the panels between items and repeats.
+  const drawn = () => page.locator('canvas[data-metric="entropy_corr"]').evaluate((c) => c.toDataURL());
   assert.ok(await page.locator('#item-band').isChecked());
+  const items = await drawn();
   await page.uncheck('#item-band');
-  assert.ok(!(await page.locator('#item-band').isChecked()));
+  await page.waitForFunction((before) => document.querySelector('canvas[data-metric="entropy_corr"]').toDataURL() !== before, items);
   await page.check('#item-band');
+  await page.waitForFunction((before) => document.querySelector('canvas[data-metric="entropy_corr"]').toDataURL() === before, items);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -94,7 +97,7 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   assert.ok(bounded >= 3, `${bounded} bounded`);
   const sentence = (await page.locator('#sentence').textContent()).trim();
   assert.equal(sentence, `${want.headline.kl.sentence} ${want.headline.entropy_corr.sentence}`);
-  assert.match(sentence, /if every item had 100 votes would capture 90%.*extrapolated; 95% interval over items.*bounded by your 10 votes/);
+  assert.match(sentence, /if every item had 100 votes would capture 90%.*extrapolated; 95% interval \d+–\d+ over items and the refitted prior.*not the prior model's own bias.*bounded by your 10 votes/);
   assert.match(await page.locator('#headline-fit').textContent(), /Fit check: total variation/);
   // The within-data curves stay drawn.
   assert.equal(await page.locator('.charts canvas').count(), 4);

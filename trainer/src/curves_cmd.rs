@@ -192,12 +192,14 @@ pub fn run(a: Args) -> Result<()> {
     let answers: Vec<MetricAnswer> = Metric::ALL
         .iter()
         .map(|&m| {
-            let ans = MetricAnswer::of(&curves, bands.as_ref(), m, a.target, eps[m as usize]);
-            if partial {
-                ans.on_partial_grid()
-            } else {
-                ans
+            let mut ans = MetricAnswer::of(&curves, bands.as_ref(), m, a.target, eps[m as usize]);
+            if a.heldout.is_some() {
+                ans = ans.against_heldout();
             }
+            if partial {
+                ans = ans.on_partial_grid();
+            }
+            ans
         })
         .collect();
     let extrapolate = answers.iter().any(|x| x.bounded_by_votes) && !a.no_extrapolate && !partial;
@@ -378,7 +380,10 @@ pub(crate) fn to_json_with(
             })
             .collect();
         metrics.insert(m.name().into(), pts.into());
-        let ans = MetricAnswer::of(c, bands, m, target, eps[m as usize]);
+        let mut ans = MetricAnswer::of(c, bands, m, target, eps[m as usize]);
+        if matches!(cfg.reference, Reference::HeldOut { .. }) {
+            ans = ans.against_heldout();
+        }
         let mut sat = serde_json::to_value(c.saturation(m, target)).unwrap_or_default();
         sat["items"] = serde_json::to_value(ans.point.items).unwrap_or_default();
         sat["bounded_by_votes"] = json!(ans.bounded_by_votes);

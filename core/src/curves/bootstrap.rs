@@ -85,7 +85,8 @@ impl Units {
         let largest = size.iter().copied().max().unwrap_or(1).max(1);
         // A resample's sum is at most (units × largest unit) items × repeats × vmax × scale.
         let bound = vmax * repeats.max(1) as f64 * (count as f64 * largest as f64).max(1.0);
-        let bits = (61.0 - libm::log2(bound).ceil()).clamp(8.0, 40.0);
+        // At most 2^-40 resolution; coarser (even above 1) only as far as no sum can overflow.
+        let bits = (61.0 - libm::log2(bound).ceil()).min(40.0);
         let scale = libm::exp2(bits);
         let mut ys = vec![[0.0; 3]; count * ng];
         for (i, &u) in unit_of.iter().enumerate() {

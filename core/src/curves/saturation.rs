@@ -55,8 +55,8 @@ pub fn first_reaching(grid: &[u32], fr: &[Option<f64>], x: f64) -> Option<u32> {
 /// Where a curve crosses `level` (upwards when `rising`, else downwards), linearly interpolated
 /// between the grid points around its first crossing: the continuous N behind [`first_reaching`]
 /// (whose N is the first grid N at or past this crossing). Item intervals are percentiles of it,
-/// and their grid N are it rounded up to the grid, so the integer interval contains the
-/// continuous one.
+/// and their grid N are it rounded up to the grid: rounding keeps the order, so a point whose
+/// crossing the continuous interval covers has its grid N inside the grid interval.
 pub fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) -> Option<f64> {
     let past = |v: f64| {
         if rising {

@@ -37,6 +37,8 @@ pub struct PlanResult {
     pub votes: Option<u32>,
     /// The seed it was computed with (the page's may have changed since).
     pub seed: u64,
+    /// Dirichlets asked for (0: BIC's choice, as the headline and `annosat curves` use).
+    pub components: u32,
 }
 
 /// A finished agreement or adaptive run, its time and seed.
@@ -79,6 +81,8 @@ pub struct PlanSt {
     /// The tool the status is about (the one running, or the last one run).
     pub tool: RwSignal<Tool>,
     pub result: RwSignal<Option<Arc<PlanResult>>>,
+    /// The Target room's headline extrapolation (100 votes or the truth, BIC's prior).
+    pub headline: RwSignal<Option<Arc<PlanResult>>>,
     /// α's level: "nominal", "ordinal" (the classes in the file's order) or "interval".
     pub level: RwSignal<&'static str>,
     pub agreement: RwSignal<Option<Arc<Done<Agreement>>>>,
@@ -86,6 +90,9 @@ pub struct PlanSt {
     pub adaptive: RwSignal<Option<Arc<Done<AdaptiveResult>>>>,
     /// M' and seed of the request in flight (what the answer will be for).
     asked: RwSignal<Option<(u32, u64)>>,
+    /// Dirichlets of the extrapolation in flight, and whether the Target room's headline asked.
+    asked_components: RwSignal<u32>,
+    by_headline: RwSignal<bool>,
 }
 
 impl PlanSt {
@@ -96,11 +103,14 @@ impl PlanSt {
             status: RwSignal::new(PlanStatus::Idle),
             tool: RwSignal::new(Tool::Extrapolate),
             result: RwSignal::new(None),
+            headline: RwSignal::new(None),
             level: RwSignal::new("nominal"),
             agreement: RwSignal::new(None),
             n0: RwSignal::new(DEFAULT_N0),
             adaptive: RwSignal::new(None),
             asked: RwSignal::new(None),
+            asked_components: RwSignal::new(0),
+            by_headline: RwSignal::new(false),
         }
     }
 
@@ -150,10 +160,11 @@ impl PlanSt {
             seed,
             PlanJob::Extrapolate(self.config(repeats, seed)),
         );
+        self.asked_components.set(self.components.get_untracked());
     }
 
     /// The Target room's headline extrapolation: M' = `votes` (0: the true distributions), the
-    /// prior BIC chooses. Its result is the Plan room's too (shown there for the same M').
+    /// prior BIC chooses. Its result goes to `headline`, not to the room's own `result`.
     pub fn start_headline(&self, votes: u32, repeats: u32, seed: u64) {
         self.send(
             Tool::Extrapolate,
@@ -161,6 +172,13 @@ impl PlanSt {
             seed,
             PlanJob::Extrapolate(Self::config_for(votes, 0, repeats, seed)),
         );
+        self.by_headline.set(true);
+    }
+
+    /// A headline extrapolation is in flight (for whatever reference and seed).
+    pub fn headline_running(&self) -> bool {
+        self.by_headline.get_untracked()
+            && matches!(self.status.get_untracked(), PlanStatus::Busy { .. })
     }
 
     /// The extrapolation in flight is for M' = `votes` and `seed`.
@@ -189,6 +207,8 @@ impl PlanSt {
 
     fn send(&self, tool: Tool, votes: u32, seed: u64, job: PlanJob) {
         self.asked.set(Some((votes, seed)));
+        self.by_headline.set(false);
+        self.asked_components.set(0);
         self.tool.set(tool);
         self.status.set(PlanStatus::Busy {
             done: 0.0,
@@ -213,15 +233,24 @@ impl PlanSt {
                 check,
                 curves,
                 bands,
-            } => self.result.set(Some(Arc::new(PlanResult {
-                prior,
-                check,
-                curves,
-                bands,
-                ms,
-                votes: (votes > 0).then_some(votes),
-                seed,
-            }))),
+            } => {
+                let r = Some(Arc::new(PlanResult {
+                    prior,
+                    check,
+                    curves,
+                    bands,
+                    ms,
+                    votes: (votes > 0).then_some(votes),
+                    seed,
+                    components: self.asked_components.get_untracked(),
+                }));
+                // The headline's own run does not replace what the Plan room shows.
+                if self.by_headline.get_untracked() {
+                    self.headline.set(r)
+                } else {
+                    self.result.set(r)
+                }
+            }
             PlanOutcome::Agreement(value) => {
                 self.agreement.set(Some(Arc::new(Done { value, ms, seed })))
             }
@@ -244,6 +273,7 @@ impl PlanSt {
     /// New data: what was extrapolated belonged to the old.
     pub fn clear(&self) {
         self.result.set(None);
+        self.headline.set(None);
         self.agreement.set(None);
         self.adaptive.set(None);
         // A message about the old data (failed, stopped, busy) does not belong to the new.

@@ -4,7 +4,8 @@
 //! verdict and one line saying the within-data point is bounded — and the N within an absolute
 //! tolerance ε. The sentences are the core's (`annosat_core::answer`), as `annosat curves` prints
 //! them. The extrapolation runs by itself in the first curve worker (`St::extrapolate_headline`),
-//! with progress and Stop here; its result is the Plan room's too.
+//! with progress and Stop here; its result is kept apart from the Plan room's, which serves the
+//! headline too when it asked for the same.
 
 use crate::rooms::plan::state::PlanStatus;
 use crate::state::{now_ms, St};
@@ -16,6 +17,11 @@ use leptos::prelude::*;
 #[component]
 pub fn AnswerCard() -> impl IntoView {
     let st = expect_context::<St>();
+    // A new x can make a metric bounded: its extrapolation then starts as after new curves.
+    Effect::new(move |_| {
+        st.x.track();
+        st.extrapolate_headline(false);
+    });
     move || {
         let answers = st.answers();
         if answers.is_empty() {
@@ -158,6 +164,12 @@ fn ExtrapolationStatus(has: bool) -> impl IntoView {
             let stop = move |_| {
                 crate::bridge::cancel();
                 st.plan.status.set(PlanStatus::Stopped);
+                // Target-side work, if any, went with the workers (as the Plan room's Stop says).
+                if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
+                    st.status.set(crate::state::Status::Stopped(
+                        "Stopped with the extrapolation: the curves shown are from before.".into(),
+                    ));
+                }
             };
             return Some(
                 view! {
