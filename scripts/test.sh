@@ -19,6 +19,8 @@
 #      (synth.test.mjs), training and embedding in
 #      the tab (train.test.mjs, own.test.mjs), the Plan room's extrapolation of a 5-vote upload
 #      (plan.test.mjs) and its agreement and adaptive tools against the CLI (plan-tools.test.mjs),
+#      the Target room's answer card: item intervals and a 10-vote upload's extrapolated headline
+#      equal to `annosat curves` (answer.test.mjs),
 #      the site under a sub-path,
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
 #   8. a sharded sweep on a real one-node Slurm cluster (scripts/slurm-test.sh: installs Debian's

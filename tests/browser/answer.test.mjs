@@ -121,3 +121,21 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the headline extrapolation shows progress, Stop stops it, and the button runs it again', async () => {
+  const page = await openApp(ctx, server.url);
+  await page.setInputFiles('#upload', votesPath('snow2008_rte'));
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await page.locator('#headline-status[data-state="busy"] progress').waitFor({ timeout: 60_000 });
+  await page.click('#headline-stop');
+  await page.locator('#headline-extrapolate').waitFor();
+  assert.match(await page.locator('#headline-status').textContent(), /Stopped before the extrapolation finished/);
+  // The curves stay, nothing is extrapolated, and the target side is not left busy.
+  await idle(page);
+  assert.equal(await page.locator('#saturation li[data-extrapolated="true"]').count(), 0);
+  assert.match(await page.locator('#saturation').textContent(), /bounded by your 10 votes/);
+  await page.click('#headline-extrapolate');
+  await page.locator('#saturation li[data-extrapolated="true"]').first().waitFor({ timeout: 180_000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
