@@ -187,11 +187,23 @@ impl St {
         let (eps, bands) = (self.eps.get(), self.bands.get());
         self.curves.track();
         self.heldout.track();
-        self.answers_of(x, eps, bands)
+        self.answers_of(&Metric::ALL, x, eps, bands)
+    }
+
+    /// Whether `metric`'s own point is bounded by the votes (one metric's answer, for its panel).
+    pub fn bounded(&self, metric: Metric) -> bool {
+        let x = self.x.get() as f64 / 100.0;
+        let bands = self.bands.get();
+        self.curves.track();
+        self.heldout.track();
+        self.answers_of(&[metric], x, self.eps.get_untracked(), bands)
+            .first()
+            .is_some_and(|a| a.bounded_by_votes)
     }
 
     fn answers_of(
         &self,
+        metrics: &[Metric],
         x: f64,
         eps: [f64; 4],
         bands: Option<Arc<ItemBands>>,
@@ -200,7 +212,7 @@ impl St {
         let heldout = self.heldout.get_untracked();
         self.curves.with_untracked(|c| {
             c.as_ref().map_or(Vec::new(), |c| {
-                Metric::ALL
+                metrics
                     .iter()
                     .map(|&m| {
                         let a = MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]);
@@ -237,7 +249,12 @@ impl St {
     pub fn extrapolate_headline(&self, again: bool) {
         let x = self.x.get_untracked() as f64 / 100.0;
         let bounded = self
-            .answers_of(x, self.eps.get_untracked(), self.bands.get_untracked())
+            .answers_of(
+                &Metric::ALL,
+                x,
+                self.eps.get_untracked(),
+                self.bands.get_untracked(),
+            )
             .iter()
             .any(|a| a.bounded_by_votes);
         let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());

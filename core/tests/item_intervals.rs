@@ -7,18 +7,8 @@ use annosat_core::curves::{self, item_draws, CurveConfig, Curves, Metric};
 use annosat_core::metrics::kl;
 use annosat_core::synth::{generate, SynthConfig};
 use annosat_core::{parse_votes, ImportOptions, VoteTable};
-use std::path::PathBuf;
-
-fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("ANNOSAT_DATA") {
-        return PathBuf::from(d);
-    }
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if shared.exists() {
-        return shared;
-    }
-    PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/annosat/data")
-}
+mod common;
+use common::data_dir;
 
 fn load(set: &str, file: &str) -> VoteTable {
     let path = data_dir().join(set).join(file);

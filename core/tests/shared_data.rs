@@ -1,25 +1,9 @@
 //! Every vote file in the shared datasets loads, and annotations.csv reproduces votes.csv.
 
+mod common;
 use annosat_core::{parse_votes, ImportOptions, VoteTable};
+use common::data_dir;
 use std::collections::HashMap;
-use std::path::PathBuf;
-
-fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("ANNOSAT_DATA") {
-        return PathBuf::from(d);
-    }
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if shared.exists() {
-        return shared;
-    }
-    let cache =
-        PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/annosat/data");
-    assert!(
-        cache.exists(),
-        "no datasets found: run scripts/fetch-data.sh (or set ANNOSAT_DATA)"
-    );
-    cache
-}
 
 fn load(path: &std::path::Path) -> VoteTable {
     let bytes = std::fs::read(path).unwrap();

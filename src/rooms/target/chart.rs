@@ -156,11 +156,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         st.curves
             .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
     });
-    let bounded = Memo::new(move |_| {
-        st.answers()
-            .get(metric as usize)
-            .is_some_and(|a| a.bounded_by_votes)
-    });
+    let bounded = Memo::new(move |_| st.bounded(metric));
     // The panel is drawn when the curves, x or the axis change — not when N moves: the N marker is
     // an element laid over the canvas (a slider step then costs no drawing at all).
     {
