@@ -2,32 +2,14 @@
 //! temperature fit of the `temp_hard` arm. All metric definitions are the core's (one implementation
 //! for the app, the CLI and the trainer).
 
-use annosat_core::metrics::{self, calibration};
-
 pub use annosat_core::metrics::calibration::{ECE_BINS, MURPHY_BINS};
 
 /// The model-side metrics of one run: the exports' type, defined once in the core that reads them.
 pub use annosat_core::models::RunMetrics as Metrics;
 
+/// Every metric of a run's test predictions (the core's one implementation).
 pub fn metrics(pred: &[f64], human: &[f64], k: usize) -> Metrics {
-    let n = pred.len() / k;
-    let rows = || pred.chunks_exact(k).zip(human.chunks_exact(k));
-    let kl = rows().map(|(q, p)| metrics::kl(p, q)).sum::<f64>() / n as f64;
-    let jsd = rows().map(|(q, p)| metrics::js_distance(p, q)).sum::<f64>() / n as f64;
-    let m = calibration::murphy(pred, human, k, MURPHY_BINS);
-    Metrics {
-        kl,
-        jsd,
-        entropy_corr: metrics::entropy_corr(pred, human, k),
-        brier: m.brier,
-        rel: m.rel,
-        res: m.res,
-        unc: m.unc,
-        residual: m.residual,
-        ece: calibration::ece(pred, human, k, ECE_BINS),
-        dist_ece: calibration::dist_ece(pred, human, k, ECE_BINS),
-        accuracy: calibration::accuracy(pred, human, k),
-    }
+    Metrics::of(pred, human, k)
 }
 
 /// Row-wise softmax of `logits / t`, in f64.

@@ -1,0 +1,410 @@
+//! Verdicts on the model side: does a metric change with N at all, in which direction, and — only
+//! where it improves — by which N it has captured x% of the change, each with an interval over the
+//! test items and the splits.
+//!
+//! A mean curve over a handful of runs always has a "90% point", even where N changes nothing: the
+//! share of a change within noise is noise. So every model-side headline goes through [`verdicts`]:
+//! the N₁ → N_max change with a paired bootstrap interval (the same item draws at every N, so the
+//! arms' shared noise cancels), and a [`Verdict`]: `saturates` when the interval excludes 0 in the
+//! improving direction (then the x-point with its own interval), `worsens` when it excludes 0 the
+//! other way, `no detectable change` otherwise. Shares are never shown for the latter two.
+//!
+//! The resampling follows the design: a [`Block`] is one split seed's test items (resampled as a
+//! whole: which split one happens to draw is part of the uncertainty), and within a block items are
+//! drawn with replacement inside their stratum (a k-fold sweep is one block whose strata are its
+//! folds, so every resample still tests every fold). Each resample recomputes every metric from the
+//! resampled items with the same functions as the exported metrics ([`RunMetrics::of`]'s parts),
+//! and averages over the block's model seeds as the curves do.
+
+use super::{ModelMetric, RunMetrics};
+use crate::curves::saturation::{crossing, grid_at_or_past};
+use crate::metrics::{self, calibration};
+use crate::sample;
+use serde::{Deserialize, Serialize};
+
+const PURPOSE_VERDICT: u64 = 0xB_10;
+
+/// Resamples when nobody says otherwise (the CLI's `--bootstrap` default, as the target side).
+pub const DEFAULT_RESAMPLES: usize = 200;
+
+/// What the data say about a metric's change from the first to the last N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The change's 95% interval excludes 0 in the improving direction.
+    Saturates,
+    /// The interval contains 0: no detectable change with N.
+    NoDetectableChange,
+    /// The interval excludes 0 in the worsening direction.
+    Worsens,
+    /// The metric is undefined at the first or last N (e.g. constant predictions' entropy
+    /// correlation).
+    Undefined,
+}
+
+impl Verdict {
+    /// The words the product shows instead of a number where there is no saturation point.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Saturates => "saturates",
+            Verdict::NoDetectableChange => "no detectable change with N",
+            Verdict::Worsens => "worsens with N",
+            Verdict::Undefined => "undefined",
+        }
+    }
+}
+
+/// One arm × metric: the verdict and its numbers (the reproduction JSON's
+/// `models.<export>.<arm>.<metric>`). `n90*` are present only for `saturates`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MetricVerdict {
+    pub verdict: Verdict,
+    /// Mean at N_max minus mean at the first N (raw units; negative is better for KL).
+    pub change: Option<f64>,
+    /// 2.5th and 97.5th percentiles of the change over the resamples.
+    pub change_lo: Option<f64>,
+    pub change_hi: Option<f64>,
+    /// The first grid N capturing x of the change on the mean curve, and its 95% interval over the
+    /// resamples (grid N at or past each resample's continuous crossing).
+    pub n90: Option<u32>,
+    pub n90_lo: Option<u32>,
+    pub n90_hi: Option<u32>,
+}
+
+impl MetricVerdict {
+    /// Half the change interval's width: about the smallest change these items could detect.
+    pub fn half_width(&self) -> Option<f64> {
+        Some((self.change_hi? - self.change_lo?) / 2.0)
+    }
+
+    /// "N=10 [7, 20]" for a saturating metric, else the verdict's words.
+    pub fn short(&self) -> String {
+        match (self.verdict, self.n90) {
+            (Verdict::Saturates, Some(n)) => match (self.n90_lo, self.n90_hi) {
+                (Some(lo), Some(hi)) => format!("N={n} [{lo}, {hi}]"),
+                _ => format!("N={n}"),
+            },
+            (v, _) => v.words().into(),
+        }
+    }
+}
+
+/// An arm's verdicts, one per compared metric (the manifest's `verdicts`, the own-data result's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmVerdicts {
+    pub arm: String,
+    /// Set when the items were one source of a pooled export (its dataset name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub metrics: Vec<(ModelMetric, MetricVerdict)>,
+}
+
+impl ArmVerdicts {
+    pub fn get(&self, m: ModelMetric) -> Option<&MetricVerdict> {
+        self.metrics.iter().find(|(k, _)| *k == m).map(|(_, v)| v)
+    }
+}
+
+/// One run's test predictions (items × K, the block's items in order), for one arm, model seed and N.
+pub struct RunPredictions {
+    pub arm: String,
+    pub seed: u64,
+    pub n: u32,
+    pub pred: Vec<f64>,
+}
+
+/// Test items resampled as a whole: one split seed's, or all items of a k-fold sweep.
+pub struct Block {
+    /// The items' human reference distributions, items × K.
+    pub human: Vec<f64>,
+    /// Stratum of each item (its fold; all 0 for a random split): items are drawn within it.
+    pub strata: Vec<u32>,
+    pub runs: Vec<RunPredictions>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct VerdictConfig {
+    /// Share of the change that defines the saturation point (0.9 ⇒ `n90`).
+    pub x: f64,
+    pub resamples: usize,
+    pub seed: u64,
+}
+
+impl Default for VerdictConfig {
+    fn default() -> Self {
+        VerdictConfig {
+            x: 0.9,
+            resamples: DEFAULT_RESAMPLES,
+            seed: 0,
+        }
+    }
+}
+
+/// The metrics verdicts are given for: those arms are compared on.
+pub fn verdict_metrics() -> Vec<ModelMetric> {
+    ModelMetric::ALL
+        .into_iter()
+        .filter(|m| m.compared())
+        .collect()
+}
+
+/// Per-item values that do not depend on the resample, computed once per run.
+struct Prepared {
+    kl: Vec<f64>,
+    h_pred: Vec<f64>,
+}
+
+/// Every arm's verdicts over `blocks` (arms in first-seen order). `k` is the number of classes.
+pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdicts> {
+    let metrics = verdict_metrics();
+    let mut arms: Vec<String> = Vec::new();
+    let mut ns: Vec<u32> = Vec::new();
+    for r in blocks.iter().flat_map(|b| &b.runs) {
+        if !arms.contains(&r.arm) {
+            arms.push(r.arm.clone());
+        }
+        ns.push(r.n);
+    }
+    ns.sort_unstable();
+    ns.dedup();
+    if arms.is_empty() || ns.len() < 2 {
+        return Vec::new();
+    }
+    let h_human: Vec<Vec<f64>> = blocks
+        .iter()
+        .map(|b| b.human.chunks_exact(k).map(metrics::entropy).collect())
+        .collect();
+    let prepared: Vec<Vec<Prepared>> = blocks
+        .iter()
+        .map(|b| {
+            b.runs
+                .iter()
+                .map(|r| Prepared {
+                    kl: r
+                        .pred
+                        .chunks_exact(k)
+                        .zip(b.human.chunks_exact(k))
+                        .map(|(q, p)| metrics::kl(p, q))
+                        .collect(),
+                    h_pred: r.pred.chunks_exact(k).map(metrics::entropy).collect(),
+                })
+                .collect()
+        })
+        .collect();
+    // curves[arm][resample (0 = the data as they are)][metric][n] = mean over runs.
+    let mut curves = vec![vec![vec![vec![None; ns.len()]; metrics.len()]; cfg.resamples + 1]; arms.len()];
+    let mut gathered = Gathered::default();
+    for b in 0..=cfg.resamples {
+        let draw = if b == 0 {
+            identity(blocks)
+        } else {
+            resample(blocks, cfg.seed, b as u64)
+        };
+        // sums[arm][metric][n] = (sum, count)
+        let mut sums = vec![vec![vec![(0.0, 0usize); ns.len()]; metrics.len()]; arms.len()];
+        for (bi, idx) in &draw {
+            let block = &blocks[*bi];
+            gathered.human(&block.human, idx, k);
+            let hh: Vec<f64> = idx.iter().map(|&i| h_human[*bi][i]).collect();
+            for (ri, run) in block.runs.iter().enumerate() {
+                let (Some(a), Some(ni)) = (
+                    arms.iter().position(|x| *x == run.arm),
+                    ns.iter().position(|&n| n == run.n),
+                ) else {
+                    continue;
+                };
+                let m = gathered.metrics(&run.pred, &prepared[*bi][ri], &hh, idx, k);
+                for (mi, metric) in metrics.iter().enumerate() {
+                    if let Some(v) = metric.of(&m) {
+                        let s = &mut sums[a][mi][ni];
+                        s.0 += v;
+                        s.1 += 1;
+                    }
+                }
+            }
+        }
+        for a in 0..arms.len() {
+            for mi in 0..metrics.len() {
+                for ni in 0..ns.len() {
+                    let (s, c) = sums[a][mi][ni];
+                    curves[a][b][mi][ni] = (c > 0).then(|| s / c as f64);
+                }
+            }
+        }
+    }
+    arms.iter()
+        .enumerate()
+        .map(|(a, arm)| ArmVerdicts {
+            arm: arm.clone(),
+            source: None,
+            metrics: metrics
+                .iter()
+                .enumerate()
+                .map(|(mi, &metric)| {
+                    let per: Vec<&[Option<f64>]> =
+                        curves[a].iter().map(|c| c[mi].as_slice()).collect();
+                    (metric, judge(&ns, &per, metric.higher_is_better(), cfg.x))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The verdict from the curve as measured (`curves[0]`) and its resamples (`curves[1..]`).
+/// Public so the rule is tested on curves with a known answer.
+pub fn judge(ns: &[u32], curves: &[&[Option<f64>]], higher_is_better: bool, x: f64) -> MetricVerdict {
+    let change = |c: &[Option<f64>]| Some(c.last().copied()?? - c.first().copied()??);
+    let undefined = MetricVerdict {
+        verdict: Verdict::Undefined,
+        change: None,
+        change_lo: None,
+        change_hi: None,
+        n90: None,
+        n90_lo: None,
+        n90_hi: None,
+    };
+    let Some(point) = change(curves[0]) else {
+        return undefined;
+    };
+    let mut ch: Vec<f64> = curves[1..].iter().filter_map(|c| change(c)).collect();
+    if ch.is_empty() {
+        return MetricVerdict {
+            change: Some(point),
+            ..undefined
+        };
+    }
+    ch.sort_by(f64::total_cmp);
+    let (lo, hi) = (
+        crate::curves::quantile(&ch, 0.025),
+        crate::curves::quantile(&ch, 0.975),
+    );
+    let better = |d: f64| if higher_is_better { d > 0.0 } else { d < 0.0 };
+    let verdict = if better(lo) && better(hi) {
+        Verdict::Saturates
+    } else if !better(lo) && !better(hi) && lo != 0.0 && hi != 0.0 {
+        Verdict::Worsens
+    } else {
+        Verdict::NoDetectableChange
+    };
+    let mut out = MetricVerdict {
+        verdict,
+        change: Some(point),
+        change_lo: Some(lo),
+        change_hi: Some(hi),
+        ..undefined
+    };
+    if verdict == Verdict::Saturates {
+        let rising = higher_is_better;
+        let cross = |c: &[Option<f64>]| {
+            let (first, last) = (c.first().copied()??, c.last().copied()??);
+            // A resample whose change points the other way has no x-point: count it at N_max,
+            // the conservative end (under `saturates` fewer than 2.5% of resamples do).
+            if !better(last - first) {
+                return Some(*ns.last()? as f64);
+            }
+            crossing(ns, c, first + x * (last - first), rising)
+        };
+        out.n90 = cross(curves[0]).and_then(|c| grid_at_or_past(ns, c));
+        let mut cs: Vec<f64> = curves[1..].iter().filter_map(|c| cross(c)).collect();
+        if !cs.is_empty() {
+            cs.sort_by(f64::total_cmp);
+            out.n90_lo = grid_at_or_past(ns, crate::curves::quantile(&cs, 0.025));
+            out.n90_hi = grid_at_or_past(ns, crate::curves::quantile(&cs, 0.975));
+        }
+    }
+    out
+}
+
+/// Every block once, every item once: the data as they are.
+fn identity(blocks: &[Block]) -> Vec<(usize, Vec<usize>)> {
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(bi, b)| (bi, (0..b.strata.len()).collect()))
+        .collect()
+}
+
+/// Resample `b`: as many blocks as there are, drawn with replacement, and within each drawn block
+/// its items drawn with replacement inside their strata. Seeded per resample, so the draws do not
+/// depend on the thread or the machine.
+fn resample(blocks: &[Block], seed: u64, b: u64) -> Vec<(usize, Vec<usize>)> {
+    let mut rng = sample::stream(seed, PURPOSE_VERDICT, b, 0);
+    let nb = blocks.len() as u32;
+    (0..nb)
+        .map(|_| {
+            let bi = if nb == 1 {
+                0
+            } else {
+                sample::below(&mut rng, nb) as usize
+            };
+            let strata = &blocks[bi].strata;
+            let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
+            for (i, &s) in strata.iter().enumerate() {
+                match groups.iter_mut().find(|g| g.0 == s) {
+                    Some(g) => g.1.push(i),
+                    None => groups.push((s, vec![i])),
+                }
+            }
+            let mut idx = Vec::with_capacity(strata.len());
+            for (_, items) in &groups {
+                for _ in 0..items.len() {
+                    idx.push(items[sample::below(&mut rng, items.len() as u32) as usize]);
+                }
+            }
+            (bi, idx)
+        })
+        .collect()
+}
+
+/// Buffers reused across runs: a resample's rows gathered in order.
+#[derive(Default)]
+struct Gathered {
+    human: Vec<f64>,
+    pred: Vec<f64>,
+    hp: Vec<f64>,
+}
+
+impl Gathered {
+    fn human(&mut self, human: &[f64], idx: &[usize], k: usize) {
+        self.human.clear();
+        for &i in idx {
+            self.human.extend_from_slice(&human[i * k..(i + 1) * k]);
+        }
+    }
+
+    /// The run's metrics on the gathered items, by the exported metrics' own functions.
+    fn metrics(
+        &mut self,
+        pred: &[f64],
+        prep: &Prepared,
+        hh: &[f64],
+        idx: &[usize],
+        k: usize,
+    ) -> RunMetrics {
+        self.pred.clear();
+        self.hp.clear();
+        for &i in idx {
+            self.pred.extend_from_slice(&pred[i * k..(i + 1) * k]);
+            self.hp.push(prep.h_pred[i]);
+        }
+        let n = idx.len() as f64;
+        let m = calibration::murphy(&self.pred, &self.human, k, calibration::MURPHY_BINS);
+        RunMetrics {
+            kl: idx.iter().map(|&i| prep.kl[i]).sum::<f64>() / n,
+            jsd: f64::NAN,
+            entropy_corr: metrics::pearson(&self.hp, hh),
+            brier: m.brier,
+            rel: m.rel,
+            res: m.res,
+            unc: m.unc,
+            residual: m.residual,
+            ece: calibration::ece(&self.pred, &self.human, k, calibration::ECE_BINS),
+            dist_ece: calibration::dist_ece(&self.pred, &self.human, k, calibration::ECE_BINS),
+            accuracy: calibration::accuracy(&self.pred, &self.human, k),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "verdict_tests.rs"]
+mod tests;

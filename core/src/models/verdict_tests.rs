@@ -1,0 +1,158 @@
+//! The verdict rule on data with a known answer: predictions built as the human distribution
+//! moved towards another by d_N, so Brier(N) = d_N² · C exactly and the improvement fraction at
+//! every N is known, in every resample alike.
+
+use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const NS: [u32; 7] = [1, 2, 5, 10, 20, 50, 100];
+const K: usize = 3;
+
+fn dirichlet_row(rng: &mut ChaCha8Rng) -> Vec<f64> {
+    let g: Vec<f64> = (0..K).map(|_| -libm::log(rng.gen::<f64>().max(1e-12))).collect();
+    let s: f64 = g.iter().sum();
+    g.iter().map(|x| x / s).collect()
+}
+
+/// Two splits × `items` items, 3 model seeds; at each N the prediction is
+/// human + d(N) · (other − human) with `other` a fixed (or, when `fresh`, per-N) random distribution.
+fn blocks(items: usize, seed: u64, d: impl Fn(usize) -> f64, fresh: bool) -> Vec<Block> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..2)
+        .map(|_| {
+            let human: Vec<f64> = (0..items).flat_map(|_| dirichlet_row(&mut rng)).collect();
+            let fixed: Vec<f64> = (0..items).flat_map(|_| dirichlet_row(&mut rng)).collect();
+            let mut runs = Vec::new();
+            for s in 0..3u64 {
+                for (ni, &n) in NS.iter().enumerate() {
+                    let other: Vec<f64> = if fresh {
+                        (0..items).flat_map(|_| dirichlet_row(&mut rng)).collect()
+                    } else {
+                        fixed.clone()
+                    };
+                    let pred = human
+                        .iter()
+                        .zip(&other)
+                        .map(|(h, o)| h + d(ni) * (o - h))
+                        .collect();
+                    runs.push(RunPredictions {
+                        arm: "soft".into(),
+                        seed: s,
+                        n,
+                        pred,
+                    });
+                }
+            }
+            Block {
+                human,
+                strata: vec![0; items],
+                runs,
+            }
+        })
+        .collect()
+}
+
+fn brier(v: &[ArmVerdicts]) -> MetricVerdict {
+    *v[0].get(ModelMetric::Brier).unwrap()
+}
+
+// Share of the improvement captured at each grid N: 90% is passed between N = 20 and N = 50.
+const CAPTURED: [f64; 7] = [0.0, 0.3, 0.6, 0.8, 0.85, 0.95, 1.0];
+
+#[test]
+fn a_clear_improvement_saturates_at_the_known_point() {
+    let b = blocks(200, 1, |i| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1, false);
+    let v = verdicts(&b, K, &VerdictConfig::default());
+    let m = brier(&v);
+    assert_eq!(m.verdict, Verdict::Saturates, "{m:?}");
+    // Brier = (0.1 + 0.8·√(1 − F))² C: not linear in F, so compute the known point from d itself.
+    let d = |i: usize| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1;
+    let f: Vec<f64> = (0..7)
+        .map(|i| (d(0).powi(2) - d(i).powi(2)) / (d(0).powi(2) - d(6).powi(2)))
+        .collect();
+    let known = NS[f.iter().position(|&x| x >= 0.9).unwrap()];
+    assert_eq!(m.n90, Some(known), "{m:?} {f:?}");
+    // Every resample has the same fractions (Brier scales by one constant per resample).
+    assert_eq!((m.n90_lo, m.n90_hi), (Some(known), Some(known)), "{m:?}");
+    assert!(m.change.unwrap() < 0.0 && m.change_hi.unwrap() < 0.0);
+    // KL improves too, and is judged on the same draws.
+    let kl = v[0].get(ModelMetric::Kl).unwrap();
+    assert_eq!(kl.verdict, Verdict::Saturates, "{kl:?}");
+}
+
+#[test]
+fn a_flat_curve_with_noise_shows_no_detectable_change() {
+    let mut flat = 0;
+    for seed in 0..10 {
+        let b = blocks(150, 100 + seed, |_| 0.5, true);
+        let m = brier(&verdicts(&b, K, &VerdictConfig::default()));
+        if m.verdict == Verdict::NoDetectableChange {
+            flat += 1;
+            assert!(m.n90.is_none() && m.change_lo.unwrap() < 0.0 && m.change_hi.unwrap() > 0.0);
+        }
+    }
+    // Nominal 95%: 9.5 of 10 expected; 8 allows one unlucky draw.
+    assert!(flat >= 8, "{flat} of 10 flat curves judged flat");
+}
+
+#[test]
+fn a_fall_worsens() {
+    let b = blocks(200, 7, |i| CAPTURED[i].sqrt() * 0.8 + 0.1, false);
+    let m = brier(&verdicts(&b, K, &VerdictConfig::default()));
+    assert_eq!(m.verdict, Verdict::Worsens, "{m:?}");
+    assert!(m.n90.is_none() && m.change_lo.unwrap() > 0.0);
+    assert_eq!(m.short(), "worsens with N");
+}
+
+#[test]
+fn the_measured_curve_is_the_mean_of_the_runs_exported_metrics() {
+    let b = blocks(60, 3, |i| 0.1 + 0.05 * i as f64, true);
+    let v = verdicts(&b, K, &VerdictConfig { resamples: 20, ..Default::default() });
+    let mean_at = |n: u32| {
+        let vals: Vec<f64> = b
+            .iter()
+            .flat_map(|bl| bl.runs.iter().filter(move |r| r.n == n).map(move |r| (bl, r)))
+            .map(|(bl, r)| RunMetrics::of(&r.pred, &bl.human, K).kl)
+            .collect();
+        vals.iter().sum::<f64>() / vals.len() as f64
+    };
+    let kl = v[0].get(ModelMetric::Kl).unwrap();
+    assert_eq!(kl.change.unwrap(), mean_at(100) - mean_at(1));
+}
+
+#[test]
+fn resampling_splits_as_blocks_widens_the_interval_when_splits_disagree() {
+    // One split improves, the other does not: with blocks resampled, "which split" is uncertain,
+    // so the interval is wider than each split's own.
+    let mut b = blocks(200, 11, |i| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1, false);
+    let flat = blocks(200, 12, |_| 0.5, true);
+    b[1] = flat.into_iter().next().unwrap();
+    let both = brier(&verdicts(&b, K, &VerdictConfig::default()));
+    let one = brier(&verdicts(&b[..1], K, &VerdictConfig::default()));
+    let w = |m: &MetricVerdict| m.half_width().unwrap();
+    assert!(w(&both) > 2.0 * w(&one), "{both:?} {one:?}");
+}
+
+#[test]
+fn judge_on_hand_made_curves() {
+    let ns = [1, 10, 100];
+    let c0 = [Some(1.0), Some(0.5), Some(0.4)];
+    let noisy: Vec<[Option<f64>; 3]> = (0..50)
+        .map(|i| {
+            let e = (i as f64 - 25.0) / 250.0;
+            [Some(1.0 + e), Some(0.5), Some(0.4 - e)]
+        })
+        .collect();
+    let mut all: Vec<&[Option<f64>]> = vec![&c0];
+    all.extend(noisy.iter().map(|c| c.as_slice()));
+    let m = judge(&ns, &all, false, 0.9);
+    assert_eq!(m.verdict, Verdict::Saturates);
+    // 90% of 0.6 is 0.54, reached between N = 10 (0.5 drop) and N = 100.
+    assert_eq!(m.n90, Some(100));
+    // Resamples with a smaller drop cross 90% of it before N = 10.
+    assert_eq!(m.short(), "N=100 [10, 100]");
+    let undefined = [None, Some(0.1), Some(0.2)];
+    let m = judge(&ns, &[&undefined, &undefined], true, 0.9);
+    assert_eq!(m.verdict, Verdict::Undefined);
+}
