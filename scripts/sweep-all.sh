@@ -6,11 +6,13 @@
 #
 # Head features for the NLI sets: the set scripts/feature-study.sh chose on validation
 # (docs/feature-study.md, "Chosen by …: **SET**"); αNLI keeps the default embeddings (the other
-# blocks need premise/hypothesis pairs).
-# 1. the three ChaosNLI sets: every arm × N ∈ {1…100} × model seeds 0–4 × split seeds 42/43/44
-# 2. ChaosNLI-SNLI against held-out annotators (targets from 80 votes: N up to 80)
-# 3. ChaosNLI SNLI + MNLI pooled (annosat pool, 3,113 items), 5-fold cross-validation, 2 model seeds,
-#    nine arms: every item is tested once per seed, so entropy correlation has a usable interval
+# blocks need premise/hypothesis pairs). Head setting: the one scripts/head-setting-study.sh chose on
+# validation (docs/head-setting.md, "**--hidden H --lr L**"). Every export is k-fold (10 folds), so
+# every item is tested once per model seed and the verdicts' intervals cover all items:
+# 1. ChaosNLI SNLI and MNLI: every arm × N ∈ {1…100} × 5 model seeds; αNLI: 3 model seeds
+# 2. ChaosNLI-SNLI against held-out annotators (targets from 80 votes: N up to 80), nine arms, 2 seeds
+# 3. ChaosNLI SNLI + MNLI pooled (annosat pool, 3,113 items), nine arms, 5 model seeds; its verdicts
+#    are also given within each source
 # 4. the synthetic control (annosat synth, 1,000 items, 100 votes, α = 1): features with noise
 #    σ = 0.25, 1 and 4, nine arms, split 42, 3 model seeds
 # 5. annosat repro: reproduction.json and the README's generated section
@@ -32,17 +34,20 @@ took
 arms9=hard,ls0.1,soft,dirichlet,sls,multipass,temp_hard,constant,knn
 features=$(grep -o 'Chosen by .*\*\*[a-z+]*\*\*' docs/feature-study.md | grep -o '\*\*[a-z+]*\*\*' | tr -d '*')
 echo "head features for the NLI sets: ${features:?docs/feature-study.md names no chosen set}"
+head=$(grep -o '\*\*--hidden [0-9]* --lr [0-9.e-]*\*\*' docs/head-setting.md | tr -d '*')
+echo "head setting: ${head:?docs/head-setting.md names no chosen setting}"
+kfold="--folds 10"
 
-step "1. ChaosNLI SNLI, MNLI, αNLI"
-"$a" sweep --out public/models --features "$features" --data "$data/chaosnli_snli" "$data/chaosnli_mnli"
-"$a" sweep --out public/models --data "$data/chaosnli_alphanli"
+step "1. ChaosNLI SNLI, MNLI, αNLI (10-fold)"
+"$a" sweep --out public/models $kfold $head --seeds 5 --features "$features" --data "$data/chaosnli_snli" "$data/chaosnli_mnli"
+"$a" sweep --out public/models $kfold $head --seeds 3 --data "$data/chaosnli_alphanli"
 took
-step "2. ChaosNLI-SNLI, held-out annotators"
-"$a" sweep --out public/models --heldout --ns 1,2,3,5,7,10,15,20,30,50,80 --features "$features" --data "$data/chaosnli_snli"
+step "2. ChaosNLI-SNLI, held-out annotators (10-fold)"
+"$a" sweep --out public/models --heldout $kfold $head --seeds 2 --arms "$arms9" --ns 1,2,3,5,7,10,15,20,30,50,80 --features "$features" --data "$data/chaosnli_snli"
 took
-step "3. SNLI + MNLI pooled, 5-fold"
+step "3. SNLI + MNLI pooled (10-fold)"
 "$a" pool --data "$data/chaosnli_snli" "$data/chaosnli_mnli" --out "$cache/pooled/chaosnli_nli_pooled"
-"$a" sweep --out public/models --folds 5 --seeds 2 --arms "$arms9" --features "$features" --data "$cache/pooled/chaosnli_nli_pooled"
+"$a" sweep --out public/models $kfold $head --seeds 5 --arms "$arms9" --features "$features" --data "$cache/pooled/chaosnli_nli_pooled"
 took
 step "4. synthetic control"
 for s in 0.25 1 4; do

@@ -27,9 +27,7 @@ pub struct Dataset {
     pub folds: Option<u64>,
 }
 
-/// Share of each item's votes held out as the reference when a sweep evaluates against held-out
-/// votes (`annosat sweep --heldout`, and the app's held-out setting).
-pub const HELDOUT_FRACTION: f64 = 0.2;
+pub use annosat_core::models::HELDOUT_FRACTION;
 
 impl Dataset {
     /// Pairs a vote table with the head features of its items and builds the pool training draws

@@ -36,6 +36,7 @@ mod synth_cmd;
 #[cfg(feature = "models")]
 mod texts;
 mod util;
+mod verdicts_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -75,6 +76,10 @@ enum Command {
     Extrapolate(extrapolate_cmd::Args),
     /// Per-item entropy, KL and JS distance between two vote files with the same items and classes.
     Distance(distance_cmd::Args),
+    /// Whether each arm's metrics change with N in a model export: the N₁ → N_max change with an
+    /// interval over test items and splits, "saturates" (with its 90% point), "no detectable
+    /// change" or "worsens" — recomputed from the export's files and the votes.
+    Verdicts(verdicts_cmd::Args),
     /// Turn dataset folders into the compact files and index.json the web app fetches.
     Bundle(bundle_cmd::Args),
     /// Mean-pooled sentence embeddings of each item's texts, cached as safetensors (resumable).
@@ -128,6 +133,7 @@ fn main() -> ExitCode {
         Command::Aggregate(a) => aggregate_cmd::run(a),
         Command::Adaptive(a) => adaptive_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
+        Command::Verdicts(a) => verdicts_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Embed(a) => embed_cmd::run(a),

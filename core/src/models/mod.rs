@@ -9,20 +9,42 @@ mod compare;
 mod config;
 mod files;
 mod run_metrics;
-pub mod verdict;
 #[cfg(test)]
 mod tests;
+pub mod verdict;
+mod verdict_blocks;
 
 pub use compare::{paired, Paired};
-pub use run_metrics::{RunMetrics, ValidationMetrics};
-pub use verdict::{ArmVerdicts, MetricVerdict, Verdict};
 pub use config::{fnv1a_hex, HeadConfig, SweepConfig, METRICS_VERSION, N_GRID};
 pub use files::{
     arm_description, ExportEntry, ExportsIndex, Predictions, Repro, ReproRow, TrainingEntry,
     MANIFEST_SCHEMA, REPRO_SCHEMA,
 };
+pub use run_metrics::{RunMetrics, ValidationMetrics};
+pub use verdict::{ArmVerdicts, MetricVerdict, Verdict};
+pub use verdict_blocks::blocks_of_export;
 
 use serde::{Deserialize, Serialize};
+
+/// Share of each item's votes held out as the reference when a sweep evaluates against held-out
+/// votes (`annosat sweep --heldout`, and the app's held-out setting); split seed 0.
+pub const HELDOUT_FRACTION: f64 = 0.2;
+
+/// The reference distributions an export was scored against, by item id: all votes, or the
+/// held-out 20% (`Manifest::config.heldout`).
+pub fn reference_of(
+    table: &crate::VoteTable,
+    heldout: bool,
+) -> std::collections::HashMap<String, Vec<f64>> {
+    let t = if heldout {
+        crate::sample::split_heldout(table, HELDOUT_FRACTION, 0).b
+    } else {
+        table.clone()
+    };
+    (0..t.num_items())
+        .map(|i| (t.item_ids()[i].clone(), t.distribution(i)))
+        .collect()
+}
 
 /// A sweep's `manifest.json`, as `annosat sweep` writes it and every reader reads it (field order
 /// is the file's byte order).
@@ -46,6 +68,18 @@ pub struct Manifest {
     /// its fold), with the entropy correlation's 95% interval.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pooled: Vec<PooledRun>,
+    /// Per arm (and, for a pooled export, per source too): does each metric change with N
+    /// (`verdict::verdicts`, over the test items and splits). Absent in older exports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<ArmVerdicts>,
+    /// Pooled exports only: the entropy correlation over all items of a predictor that knows only
+    /// each item's source — the part of a pooled r the mix of sources gives by itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_only_entropy_corr: Option<f64>,
+    /// Every arm against the constant and kNN baselines at N_max, paired over the same resamples
+    /// as the verdicts (and within each source of a pooled export).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versus: Vec<verdict::Versus>,
 }
 
 /// One arm at one N for one model seed of a k-fold sweep, scored over all items at once: the folds'
@@ -243,6 +277,13 @@ impl Manifest {
         v
     }
 
+    /// The verdicts of `arm` over all items (`source: None`) or within one source.
+    pub fn verdict(&self, arm: &str, source: Option<&str>) -> Option<&ArmVerdicts> {
+        self.verdicts
+            .iter()
+            .find(|v| v.arm == arm && v.source.as_deref() == source)
+    }
+
     /// Metric value of one run, if present and defined.
     pub fn value(&self, arm: &str, n: u32, unit: (u64, u64), metric: ModelMetric) -> Option<f64> {
         self.runs
@@ -251,17 +292,25 @@ impl Manifest {
             .and_then(|r| metric.of(&r.metrics))
     }
 
-    /// Mean and range over runs at every N for one arm and metric.
+    /// Mean and range over runs at every N for one arm and metric. A k-fold export's runs are its
+    /// all-items runs (one per model seed: every fold's test items scored together), so its
+    /// curve is the metric over all items, as its verdicts judge it.
     pub fn curve(&self, arm: &str, metric: ModelMetric) -> Vec<ArmPoint> {
         self.ns()
             .into_iter()
             .filter_map(|n| {
-                let vals: Vec<f64> = self
-                    .runs
-                    .iter()
-                    .filter(|r| r.arm == arm && r.n == n)
-                    .filter_map(|r| metric.of(&r.metrics))
-                    .collect();
+                let vals: Vec<f64> = if self.pooled.is_empty() {
+                    self.runs
+                        .iter()
+                        .filter(|r| r.arm == arm && r.n == n)
+                        .filter_map(|r| metric.of(&r.metrics))
+                        .collect()
+                } else {
+                    self.pooled_at(arm, n)
+                        .into_iter()
+                        .filter_map(|r| metric.of(&r.metrics))
+                        .collect()
+                };
                 (!vals.is_empty()).then(|| ArmPoint {
                     n,
                     mean: vals.iter().sum::<f64>() / vals.len() as f64,

@@ -43,6 +43,9 @@ fn manifest(runs: Vec<(&str, u32, u64, u64, f64, f64)>) -> Manifest {
         predictions: Predictions::u16(),
         runs,
         pooled: Vec::new(),
+        verdicts: Vec::new(),
+        source_only_entropy_corr: None,
+        versus: Vec::new(),
     }
 }
 

@@ -24,6 +24,9 @@ use serde::{Deserialize, Serialize};
 
 const PURPOSE_VERDICT: u64 = 0xB_10;
 
+/// The share of the change the stored verdicts' saturation points are for (`n90`).
+pub const VERDICT_X: f64 = 0.9;
+
 /// Resamples when nobody says otherwise (the CLI's `--bootstrap` default, as the target side).
 pub const DEFAULT_RESAMPLES: usize = 200;
 
@@ -43,6 +46,16 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The serialised name (`saturates`, `no_detectable_change`, `worsens`, `undefined`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Saturates => "saturates",
+            Verdict::NoDetectableChange => "no_detectable_change",
+            Verdict::Worsens => "worsens",
+            Verdict::Undefined => "undefined",
+        }
+    }
+
     /// The words the product shows instead of a number where there is no saturation point.
     pub fn words(self) -> &'static str {
         match self {
@@ -69,6 +82,10 @@ pub struct MetricVerdict {
     pub n90: Option<u32>,
     pub n90_lo: Option<u32>,
     pub n90_hi: Option<u32>,
+    /// The mean at N_max and its 95% interval over the same resamples.
+    pub last: Option<f64>,
+    pub last_lo: Option<f64>,
+    pub last_hi: Option<f64>,
 }
 
 impl MetricVerdict {
@@ -86,6 +103,22 @@ impl MetricVerdict {
             },
             (v, _) => v.words().into(),
         }
+    }
+}
+
+/// What the product says for one arm and metric at share `x`: the grid N where the mean curve first
+/// captures `x` of the change (`at_x`) only where the verdict is `saturates` — with the verdict's
+/// interval when `x` is the share the verdicts were computed at (`verdict_x`) — else the verdict's
+/// words. `None` (an export without verdicts) says so rather than printing a point.
+pub fn caption(v: Option<&MetricVerdict>, at_x: Option<u32>, x: f64, verdict_x: f64) -> String {
+    match v {
+        None => "no verdict in this export".into(),
+        Some(v) if v.verdict != Verdict::Saturates => v.verdict.words().into(),
+        Some(v) if (x - verdict_x).abs() < 1e-9 => v.short(),
+        Some(_) => match at_x {
+            Some(n) => format!("N={n}"),
+            None => "never".into(),
+        },
     }
 }
 
@@ -133,7 +166,7 @@ pub struct VerdictConfig {
 impl Default for VerdictConfig {
     fn default() -> Self {
         VerdictConfig {
-            x: 0.9,
+            x: VERDICT_X,
             resamples: DEFAULT_RESAMPLES,
             seed: 0,
         }
@@ -154,8 +187,42 @@ struct Prepared {
     h_pred: Vec<f64>,
 }
 
+/// An arm against a baseline at one N: the paired difference of their means (arm − baseline, raw
+/// units) with its 95% interval over the same resamples, and whether the interval excludes 0 in the
+/// arm's favour (`better`), against it (`worse`) or neither.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    pub arm: String,
+    pub baseline: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub n: u32,
+    pub metric: ModelMetric,
+    pub diff: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    /// "better", "worse" or "no detectable difference".
+    pub outcome: String,
+}
+
+/// The baselines every arm is compared with at N_max.
+pub const BASELINES: [&str; 2] = ["constant", "knn"];
+
+/// Everything [`evaluate`] judges over one set of blocks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Evaluation {
+    pub verdicts: Vec<ArmVerdicts>,
+    pub versus: Vec<Versus>,
+}
+
 /// Every arm's verdicts over `blocks` (arms in first-seen order). `k` is the number of classes.
 pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdicts> {
+    evaluate(blocks, k, cfg).verdicts
+}
+
+/// Verdicts, and every arm against each baseline at N_max, from the same resamples (so the
+/// comparisons are paired: the same items for both arms).
+pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
     let metrics = verdict_metrics();
     let mut arms: Vec<String> = Vec::new();
     let mut ns: Vec<u32> = Vec::new();
@@ -168,7 +235,7 @@ pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdi
     ns.sort_unstable();
     ns.dedup();
     if arms.is_empty() || ns.len() < 2 {
-        return Vec::new();
+        return Evaluation::default();
     }
     let h_human: Vec<Vec<f64>> = blocks
         .iter()
@@ -192,7 +259,8 @@ pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdi
         })
         .collect();
     // curves[arm][resample (0 = the data as they are)][metric][n] = mean over runs.
-    let mut curves = vec![vec![vec![vec![None; ns.len()]; metrics.len()]; cfg.resamples + 1]; arms.len()];
+    let mut curves =
+        vec![vec![vec![vec![None; ns.len()]; metrics.len()]; cfg.resamples + 1]; arms.len()];
     let mut gathered = Gathered::default();
     for b in 0..=cfg.resamples {
         let draw = if b == 0 {
@@ -232,7 +300,8 @@ pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdi
             }
         }
     }
-    arms.iter()
+    let verdicts = arms
+        .iter()
         .enumerate()
         .map(|(a, arm)| ArmVerdicts {
             arm: arm.clone(),
@@ -247,12 +316,70 @@ pub fn verdicts(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Vec<ArmVerdi
                 })
                 .collect(),
         })
-        .collect()
+        .collect();
+    let last = ns.len() - 1;
+    let mut versus = Vec::new();
+    for base in BASELINES {
+        let Some(bi) = arms.iter().position(|a| a == base) else {
+            continue;
+        };
+        for (a, arm) in arms.iter().enumerate().filter(|(a, _)| *a != bi) {
+            for (mi, &metric) in metrics.iter().enumerate() {
+                let d = |b: usize| Some(curves[a][b][mi][last]? - curves[bi][b][mi][last]?);
+                let mut v: Vec<f64> = (1..=cfg.resamples).filter_map(d).collect();
+                v.sort_by(f64::total_cmp);
+                let (lo, hi) = if v.is_empty() {
+                    (None, None)
+                } else {
+                    (
+                        Some(crate::curves::quantile(&v, 0.025)),
+                        Some(crate::curves::quantile(&v, 0.975)),
+                    )
+                };
+                let better = |x: f64| {
+                    if metric.higher_is_better() {
+                        x > 0.0
+                    } else {
+                        x < 0.0
+                    }
+                };
+                let worse = |x: f64| {
+                    if metric.higher_is_better() {
+                        x < 0.0
+                    } else {
+                        x > 0.0
+                    }
+                };
+                let outcome = match (lo, hi) {
+                    (Some(l), Some(h)) if better(l) && better(h) => "better",
+                    (Some(l), Some(h)) if worse(l) && worse(h) => "worse",
+                    _ => "no detectable difference",
+                };
+                versus.push(Versus {
+                    arm: arm.clone(),
+                    baseline: base.into(),
+                    source: None,
+                    n: ns[last],
+                    metric,
+                    diff: d(0),
+                    lo,
+                    hi,
+                    outcome: outcome.into(),
+                });
+            }
+        }
+    }
+    Evaluation { verdicts, versus }
 }
 
 /// The verdict from the curve as measured (`curves[0]`) and its resamples (`curves[1..]`).
 /// Public so the rule is tested on curves with a known answer.
-pub fn judge(ns: &[u32], curves: &[&[Option<f64>]], higher_is_better: bool, x: f64) -> MetricVerdict {
+pub fn judge(
+    ns: &[u32],
+    curves: &[&[Option<f64>]],
+    higher_is_better: bool,
+    x: f64,
+) -> MetricVerdict {
     let change = |c: &[Option<f64>]| Some(c.last().copied()?? - c.first().copied()??);
     let undefined = MetricVerdict {
         verdict: Verdict::Undefined,
@@ -262,6 +389,16 @@ pub fn judge(ns: &[u32], curves: &[&[Option<f64>]], higher_is_better: bool, x: f
         n90: None,
         n90_lo: None,
         n90_hi: None,
+        last: None,
+        last_lo: None,
+        last_hi: None,
+    };
+    let (last, last_lo, last_hi) = level(curves, curves[0].len() - 1);
+    let undefined = MetricVerdict {
+        last,
+        last_lo,
+        last_hi,
+        ..undefined
     };
     let Some(point) = change(curves[0]) else {
         return undefined;
@@ -313,6 +450,24 @@ pub fn judge(ns: &[u32], curves: &[&[Option<f64>]], higher_is_better: bool, x: f
         }
     }
     out
+}
+
+/// A curve's value at grid index `i` as measured, and its 2.5th–97.5th percentiles over resamples.
+fn level(curves: &[&[Option<f64>]], i: usize) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let point = curves[0].get(i).copied().flatten();
+    let mut v: Vec<f64> = curves[1..]
+        .iter()
+        .filter_map(|c| c.get(i).copied().flatten())
+        .collect();
+    if v.is_empty() {
+        return (point, None, None);
+    }
+    v.sort_by(f64::total_cmp);
+    (
+        point,
+        Some(crate::curves::quantile(&v, 0.025)),
+        Some(crate::curves::quantile(&v, 0.975)),
+    )
 }
 
 /// Every block once, every item once: the data as they are.

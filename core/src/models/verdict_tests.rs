@@ -10,7 +10,9 @@ const NS: [u32; 7] = [1, 2, 5, 10, 20, 50, 100];
 const K: usize = 3;
 
 fn dirichlet_row(rng: &mut ChaCha8Rng) -> Vec<f64> {
-    let g: Vec<f64> = (0..K).map(|_| -libm::log(rng.gen::<f64>().max(1e-12))).collect();
+    let g: Vec<f64> = (0..K)
+        .map(|_| -libm::log(rng.gen::<f64>().max(1e-12)))
+        .collect();
     let s: f64 = g.iter().sum();
     g.iter().map(|x| x / s).collect()
 }
@@ -108,11 +110,23 @@ fn a_fall_worsens() {
 #[test]
 fn the_measured_curve_is_the_mean_of_the_runs_exported_metrics() {
     let b = blocks(60, 3, |i| 0.1 + 0.05 * i as f64, true);
-    let v = verdicts(&b, K, &VerdictConfig { resamples: 20, ..Default::default() });
+    let v = verdicts(
+        &b,
+        K,
+        &VerdictConfig {
+            resamples: 20,
+            ..Default::default()
+        },
+    );
     let mean_at = |n: u32| {
         let vals: Vec<f64> = b
             .iter()
-            .flat_map(|bl| bl.runs.iter().filter(move |r| r.n == n).map(move |r| (bl, r)))
+            .flat_map(|bl| {
+                bl.runs
+                    .iter()
+                    .filter(move |r| r.n == n)
+                    .map(move |r| (bl, r))
+            })
             .map(|(bl, r)| RunMetrics::of(&r.pred, &bl.human, K).kl)
             .collect();
         vals.iter().sum::<f64>() / vals.len() as f64

@@ -1,10 +1,11 @@
 //! One model-side panel: a metric against N for every visible arm — mean line, min–max band over
-//! runs (model seeds × split seeds), a dot where the arm captures x% of its improvement, and a marker
+//! runs (model seeds × split seeds), a dot where the arm captures x% of its change — only where the
+//! export's verdict says the change is detectable in the improving direction — and a marker
 //! at the slider's N; the constant and kNN baselines as dashed lines; runs trained in this tab
 //! (train.rs) as hollow diamonds.
 
 use crate::plot::{self, Geom, Look, XAxis};
-use annosat_core::models::{captured_at, Manifest, ModelMetric};
+use annosat_core::models::{captured_at, Manifest, ModelMetric, Verdict};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -102,7 +103,11 @@ pub fn draw<DB: DrawingBackend>(
         chart
             .draw_series(LineSeries::new(line, col.stroke_width(2)))
             .map_err(plot::err)?;
-        if let Some(at) = captured_at(c, x) {
+        let saturates = m
+            .verdict(arm, None)
+            .and_then(|v| v.get(metric))
+            .is_some_and(|v| v.verdict == Verdict::Saturates);
+        if let Some(at) = captured_at(c, x).filter(|_| saturates) {
             if let Some(p) = c.iter().find(|p| p.n == at) {
                 chart
                     .draw_series(std::iter::once(Circle::new(

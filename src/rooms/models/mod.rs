@@ -9,10 +9,13 @@ mod own;
 mod synth;
 pub mod train;
 mod train_view;
+mod verdicts;
 
 use crate::state::St;
 use annosat_core::models::{
-    arm_description, captured_at, paired, ExportEntry, ExportsIndex, Manifest, ModelMetric,
+    arm_description, captured_at, paired,
+    verdict::{self, VERDICT_X},
+    ExportEntry, ExportsIndex, Manifest, ModelMetric,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -269,13 +272,13 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
     view! {
         <div class="card model-head">
             <p class="sentence">
-                {format!("{}: {}; an MLP head per arm. Metrics on held-out test items against {}; {}, dots where {}% of the N=1 → N={} improvement is first reached; dashed: the constant and kNN baselines.",
+                {format!("{}: {}; an MLP head per arm. Metrics on held-out test items against {}; {}. A dot marks where {}% of the N=1 → N={} change is first reached, drawn only where the change is detectable: its 95% interval over test items and splits excludes 0 in the improving direction (the captions give that point's interval at 90%, or say \"no detectable change with N\" / \"worsens with N\"). Dashed: the constant and kNN baselines.",
                     m.dataset,
                     if m.encoder.starts_with("synthetic") { format!("generated features ({})", m.features) } else { format!("{} encoder ({}), frozen", m.encoder, m.features) },
                     m.reference,
                     match m.units().first() {
                         Some((split, seed)) if units == 1 => format!("one run per arm and N (split seed {split}, model seed {seed})"),
-                        _ if m.config.as_ref().is_some_and(|c| c.folds.is_some()) => format!("lines are means over {units} runs (model seeds × folds), bands their range"),
+                        _ if !m.pooled.is_empty() => format!("every item is a test item once per model seed ({}-fold); lines are each N's all-items metric, the mean over {} model seeds, bands their range", m.config.as_ref().and_then(|c| c.folds).unwrap_or(0), m.pooled.iter().map(|p| p.seed).collect::<std::collections::BTreeSet<_>>().len()),
                         _ => format!("lines are means over {units} runs (model seeds × split seeds), bands their range"),
                     },
                     st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
@@ -287,6 +290,7 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
                 <ul>{arm_list}</ul>
             </details>
         </div>
+        {(!m.verdicts.is_empty()).then(|| view! { <verdicts::Verdicts m=m.clone() /> })}
         {(!m.pooled.is_empty()).then(|| view! { <Pooled m=m.clone() /> })}
         // Training in the tab needs the dataset's bundle: not there for pooled or synthetic exports.
         {(!own && st.entry(&m.dataset).is_some()).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
@@ -346,8 +350,10 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
             .get()
             .into_iter()
             .map(|a| {
-                let at = captured_at(&m.curve(&a, metric), x).map(|n| n.to_string()).unwrap_or_else(|| "–".into());
-                view! { <span class="cap" style=format!("color:{}", chart::css(&a)) data-arm=a.clone()>{format!("{a}: N={at}")}</span> }
+                let v = m.verdict(&a, None).and_then(|v| v.get(metric));
+                let text = verdict::caption(v, captured_at(&m.curve(&a, metric), x), x, VERDICT_X);
+                let kind = v.map(|v| v.verdict.key()).unwrap_or("none");
+                view! { <span class="cap" style=format!("color:{}", chart::css(&a)) data-arm=a.clone() data-verdict=kind>{format!("{a}: {text}")}</span> }
             })
             .collect_view()
     };
@@ -402,7 +408,7 @@ fn Pooled(m: Arc<Manifest>) -> impl IntoView {
     view! {
         <section class="card" id="pooled">
             <h2>"All items at N = " {move || grid_n(&m2, st.n.get())}</h2>
-            <p class="hint">"k-fold cross-validation: each item was a test item in one fold, so these scores use every item (entropy correlation with its Fisher-z 95% interval). The panels below are per fold. Joining folds adds their differences: even the constant predictor (one distribution per fold) gets a small r, a floor for the others."</p>
+            <p class="hint">"k-fold cross-validation: each item was a test item in one fold, so these scores, and the panels below, use every item (entropy correlation with its Fisher-z 95% interval for one seed's run). Joining folds adds their differences: even the constant predictor (one distribution per fold) gets a small r, a floor for the others."</p>
             <div class="table-wrap"><table class="movers" id="pooled-table">
                 <thead><tr><th>"arm"</th><th>"items"</th><th>"per model seed"</th></tr></thead>
                 <tbody>{rows}</tbody>

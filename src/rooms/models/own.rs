@@ -42,6 +42,9 @@ pub(super) fn manifest(name: &str, r: &OwnResult) -> Manifest {
             })
             .collect(),
         pooled: Vec::new(),
+        verdicts: Vec::new(),
+        source_only_entropy_corr: None,
+        versus: Vec::new(),
     }
 }
 

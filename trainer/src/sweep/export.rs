@@ -3,12 +3,14 @@
 
 use super::SweepConfig;
 use crate::util::atomic_write;
+use annosat_core::models::verdict::{self, VerdictConfig};
 use annosat_core::models::{
-    ExportEntry, ExportsIndex, Manifest, PooledRun, Predictions, Run, Split, TrainingEntry,
-    MANIFEST_SCHEMA,
+    blocks_of_export, ExportEntry, ExportsIndex, Manifest, PooledRun, Predictions, Run, Split,
+    TrainingEntry, MANIFEST_SCHEMA,
 };
 use annosat_heads::{features, Dataset, GroupResult};
 use anyhow::Result;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 fn round5(x: f32) -> f64 {
@@ -98,7 +100,18 @@ pub fn write(
         predictions: Predictions::u16(),
         runs,
         pooled,
+        verdicts: Vec::new(),
+        source_only_entropy_corr: None,
+        versus: Vec::new(),
     };
+    let probs: Vec<u16> = pred
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    let mut manifest = manifest;
+    let e = evaluate(&manifest, &probs, prep)?;
+    (manifest.verdicts, manifest.versus) = (e.verdicts, e.versus);
+    manifest.source_only_entropy_corr = source_only_corr(prep);
     atomic_write(&dir.join(features::FILE), &prep.head.to_bytes()?)?;
     atomic_write(&dir.join("predictions.bin"), &pred)?;
     atomic_write(&dir.join("training.json"), &serde_json::to_vec(&training)?)?;
@@ -144,6 +157,91 @@ fn pooled(prep: &Dataset, groups: &[GroupResult]) -> Vec<PooledRun> {
         }
     }
     out
+}
+
+/// The verdicts of every arm over the export's own files (`verdict_blocks`: what a reader of the
+/// export recomputes them from); for a pooled export also within each source.
+fn evaluate(m: &Manifest, probs: &[u16], prep: &Dataset) -> Result<verdict::Evaluation> {
+    let k = prep.classes.len();
+    let index: HashMap<&str, usize> = prep
+        .item_ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let human = |id: &str| {
+        let i = *index.get(id)?;
+        Some(prep.reference[i * k..(i + 1) * k].to_vec())
+    };
+    let cfg = VerdictConfig::default();
+    let blocks = blocks_of_export(m, probs, &human, &|_| true).map_err(anyhow::Error::msg)?;
+    let mut out = verdict::evaluate(&blocks, k, &cfg);
+    for source in sources(prep) {
+        let prefix = format!("{source}/");
+        let blocks = blocks_of_export(m, probs, &human, &|id| id.starts_with(&prefix))
+            .map_err(anyhow::Error::msg)?;
+        let e = verdict::evaluate(&blocks, k, &cfg);
+        out.verdicts.extend(e.verdicts.into_iter().map(|mut v| {
+            v.source = Some(source.clone());
+            v
+        }));
+        out.versus.extend(e.versus.into_iter().map(|mut v| {
+            v.source = Some(source.clone());
+            v
+        }));
+    }
+    Ok(out)
+}
+
+/// A pooled dataset's sources (`annosat pool` prefixes every id with `<dataset>/`); none otherwise.
+fn sources(prep: &Dataset) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for id in &prep.item_ids {
+        let Some((s, _)) = id.split_once('/') else {
+            return Vec::new();
+        };
+        if !v.iter().any(|x| x == s) {
+            v.push(s.to_string());
+        }
+    }
+    if v.len() < 2 {
+        return Vec::new();
+    }
+    v
+}
+
+/// The entropy correlation, over all items, of a predictor that knows only each item's source
+/// (it predicts the source's mean human distribution): how much of a pooled r the mix of sources
+/// alone gives. `None` unless the dataset is pooled.
+fn source_only_corr(prep: &Dataset) -> Option<f64> {
+    let k = prep.classes.len();
+    let srcs = sources(prep);
+    if srcs.is_empty() {
+        return None;
+    }
+    let src_of = |id: &str| {
+        srcs.iter()
+            .position(|s| id.split_once('/').is_some_and(|(p, _)| p == s))
+    };
+    let mut mean = vec![vec![0.0; k]; srcs.len()];
+    let mut count = vec![0usize; srcs.len()];
+    for (i, id) in prep.item_ids.iter().enumerate() {
+        let s = src_of(id)?;
+        count[s] += 1;
+        for c in 0..k {
+            mean[s][c] += prep.reference[i * k + c];
+        }
+    }
+    let pred: Vec<f64> = prep
+        .item_ids
+        .iter()
+        .flat_map(|id| {
+            let s = src_of(id).unwrap_or(0);
+            let c = count[s] as f64;
+            mean[s].iter().map(move |&x| x / c).collect::<Vec<_>>()
+        })
+        .collect();
+    annosat_core::metrics::entropy_corr(&pred, &prep.reference, k)
 }
 
 fn command_line(cfg: &SweepConfig) -> String {

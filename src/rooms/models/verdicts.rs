@@ -1,0 +1,89 @@
+//! The export's verdicts as a table: per visible arm, KL and entropy correlation — the change from
+//! the first to the last N with its 95% interval over test items and splits, what that says
+//! (saturates by N, no detectable change, worsens), and the value at the last N with its interval.
+//! A pooled export's rows come once over all items and once within each source, because a pooled
+//! correlation mixes the sources' differences into it (the note gives a source-only predictor's r).
+
+use super::ModelsSt;
+use annosat_core::models::{Manifest, ModelMetric};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+const SHOWN: [ModelMetric; 2] = [ModelMetric::Kl, ModelMetric::EntropyCorr];
+
+fn interval(v: Option<f64>, lo: Option<f64>, hi: Option<f64>, signed: bool) -> String {
+    let f = |x: f64| {
+        if signed {
+            format!("{x:+.3}")
+        } else {
+            format!("{x:.3}")
+        }
+    };
+    match (v, lo, hi) {
+        (Some(v), Some(l), Some(h)) => format!("{} [{}, {}]", f(v), f(l), f(h)),
+        (Some(v), _, _) => f(v),
+        _ => "undefined".into(),
+    }
+}
+
+#[component]
+pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
+    let ms = expect_context::<ModelsSt>();
+    let nmax = m.ns().last().copied().unwrap_or(1);
+    let mut sources: Vec<Option<String>> = vec![None];
+    for v in &m.verdicts {
+        if v.source.is_some() && !sources.contains(&v.source) {
+            sources.push(v.source.clone());
+        }
+    }
+    let m2 = m.clone();
+    let rows = move || {
+        let visible = ms.visible.get();
+        sources
+            .iter()
+            .flat_map(|src| {
+                let m = m2.clone();
+                visible
+                    .iter()
+                    .filter_map(move |arm| {
+                        let v = m.verdict(arm, src.as_deref())?;
+                        let cells = SHOWN
+                            .iter()
+                            .map(|&k| {
+                                let Some(x) = v.get(k) else {
+                                    return view! { <td>"–"</td><td>"–"</td><td>"–"</td> }.into_any();
+                                };
+                                view! {
+                                    <td data-metric=k.key() data-verdict=x.verdict.key()>{x.short()}</td>
+                                    <td class="num">{interval(x.change, x.change_lo, x.change_hi, true)}</td>
+                                    <td class="num">{interval(x.last, x.last_lo, x.last_hi, false)}</td>
+                                }
+                                .into_any()
+                            })
+                            .collect_view();
+                        let who = src.clone().unwrap_or_else(|| "all items".into());
+                        let attr = who.clone();
+                        Some(view! { <tr data-arm=arm.clone() data-source=attr><td>{arm.clone()}</td><td>{who}</td>{cells}</tr> })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect_view()
+    };
+    let note = m.source_only_entropy_corr.map(|r| {
+        view! { <p class="note" id="source-only">{format!("A predictor that knows only each item's source (it predicts the source's mean distribution) has an entropy correlation of {r:.3} over all items: a pooled r mixes the sources' difference in ambiguity into it, so read the rows within each source.")}</p> }
+    });
+    view! {
+        <section class="card" id="verdicts">
+            <h2>"Does N change anything? N=1 → N=" {nmax}</h2>
+            <p class="hint">"Each change comes with its 95% interval from a paired bootstrap (test items resampled within their split or fold, splits resampled as blocks; the same items at every N). Saturates: the interval excludes 0 in the improving direction, and the N capturing 90% of the change is given with its own interval. Otherwise the data show no change, or a change for the worse, and no point is given. Half the change interval's width is about the smallest change these test items can detect."</p>
+            {note}
+            <div class="table-wrap"><table class="movers" id="verdict-table">
+                <thead>
+                    <tr><th rowspan="2">"arm"</th><th rowspan="2">"items"</th><th colspan="3">"KL"</th><th colspan="3">"entropy correlation"</th></tr>
+                    <tr><th>"verdict"</th><th>"change"</th><th>{format!("at N={nmax}")}</th><th>"verdict"</th><th>"change"</th><th>{format!("at N={nmax}")}</th></tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table></div>
+        </section>
+    }
+}
