@@ -10,7 +10,8 @@
 //! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);
 //! - [`eval`]: metrics of predictions through annosat-core, and the temperature fit;
 //! - [`group`]: one (split seed, model seed) group — every arm × N — from a [`Dataset`];
-//! - [`features`]: the f16 head features a group trains on, as exported beside the sweep.
+//! - [`features`]: the f16 head features a group trains on, as exported beside the sweep;
+//! - [`manifest`]: trained groups as an export's manifest (with verdicts) and predictions.bin.
 
 pub mod adamw;
 pub mod arms;
@@ -20,6 +21,7 @@ pub mod eval;
 pub mod features;
 pub mod first_layer;
 pub mod group;
+pub mod manifest;
 pub mod matmul;
 pub mod mlp;
 pub mod second_layer;

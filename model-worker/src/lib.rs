@@ -3,6 +3,8 @@
 //! trains heads with annosat-heads — the code the native sweep runs — inside the tab.
 
 #[cfg(feature = "worker")]
+mod design;
+#[cfg(feature = "worker")]
 mod own;
 pub mod protocol;
 #[cfg(feature = "worker")]

@@ -7,7 +7,7 @@ use crate::uploads;
 use crate::worker::{now_ms, post, post_with_bytes};
 use annosat_core::models::N_GRID;
 use annosat_encoder::{Bert, Embeddings};
-use annosat_heads::{train_group, Dataset, HeadFeatures};
+use annosat_heads::{Dataset, HeadFeatures};
 use anyhow::{anyhow, bail, Result};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -255,25 +255,31 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         return Ok(());
     }
     let arms = crate::worker::arms_for(&job.arms)?;
-    let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
     let tt = now_ms();
-    let mut epochs_run = 0;
     let max_epochs = job.head.epochs;
-    let result = train_group(
-        &data,
+    let mut data = data;
+    let trained = crate::design::train(
+        &mut data,
         &ns,
         &job.head,
         &arms,
+        &job.arms,
         job.split_seed,
         job.model_seed,
-        |e| {
-            epochs_run = e.epoch + 1;
-            let f = epochs_run as f64 / max_epochs as f64;
+        |g, groups, e| {
+            // Each group may stop early: its share of the bar ends at its last epoch.
+            let f = (g as f64 + (e.epoch + 1) as f64 / max_epochs as f64) / groups as f64;
+            let part = if groups > 1 {
+                format!("fold {} of {groups}: ", g + 1)
+            } else {
+                String::new()
+            };
             stage(
                 "train",
                 DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
                 format!(
-                    "training {heads} heads: epoch {epochs_run} of at most {max_epochs} · mean train loss {:.4}{}",
+                    "{part}training heads: epoch {} of at most {max_epochs} · mean train loss {:.4}{}",
+                    e.epoch + 1,
                     e.train_loss,
                     eta_as(f, now_ms() - tt, "at most")
                 ),
@@ -287,12 +293,17 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
             annosat_encoder::MAX_TOKENS
         ));
     }
-    let test_items = result.test_items.len();
-    let runs = crate::worker::requested(result.runs, &job.arms);
+    let test_items: usize = trained
+        .manifest
+        .splits
+        .iter()
+        .map(|s| s.test_items.len())
+        .sum();
     let summary = OwnSummary {
         classes: p.table.classes().to_vec(),
         items: p.table.num_items(),
         test_items,
+        folds: data.folds,
         texts: unique.len(),
         layout,
         encoder: ENCODER.into(),
@@ -307,9 +318,9 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         &TrainResponse::OwnTrained {
             id,
             summary,
-            runs,
-            epochs_run,
-            heads,
+            manifest: Box::new(trained.manifest),
+            epochs_run: trained.epochs_run,
+            heads: trained.heads,
         },
         &emb.to_bytes()?,
     );

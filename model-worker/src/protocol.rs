@@ -96,6 +96,9 @@ pub struct OwnSummary {
     pub items: usize,
     /// Items in the test split the metrics are computed on.
     pub test_items: usize,
+    /// k-fold (every item tested once) when set, else one seeded split.
+    #[serde(default)]
+    pub folds: Option<u64>,
     pub texts: usize,
     pub layout: String,
     pub encoder: String,
@@ -152,7 +155,8 @@ pub enum TrainResponse {
     OwnTrained {
         id: u64,
         summary: OwnSummary,
-        runs: Vec<TrainedRun>,
+        /// The runs as an export's manifest (splits or folds, all-items runs, verdicts).
+        manifest: Box<annosat_core::models::Manifest>,
         epochs_run: usize,
         heads: usize,
     },

@@ -6,7 +6,7 @@ use crate::protocol::{OwnSummary, SynthJob, TrainResponse};
 use crate::worker::{now_ms, post};
 use annosat_core::models::N_GRID;
 use annosat_core::synth;
-use annosat_heads::{train_group, Dataset, HeadFeatures};
+use annosat_heads::{Dataset, HeadFeatures};
 use anyhow::{anyhow, Result};
 
 pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
@@ -26,25 +26,26 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
     );
     let data = Dataset::new("synthetic".into(), &s.table, head, false)?;
     let arms = crate::worker::arms_for(&job.arms)?;
-    let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
     let max_epochs = job.head.epochs;
-    let mut epochs_run = 0;
-    let result = train_group(
-        &data,
+    let mut data = data;
+    let trained = crate::design::train(
+        &mut data,
         &ns,
         &job.head,
         &arms,
+        &job.arms,
         job.split_seed,
         job.model_seed,
-        |e| {
-            epochs_run = e.epoch + 1;
-            let f = epochs_run as f64 / max_epochs as f64;
+        |g, groups, e| {
+            let f = (g as f64 + (e.epoch + 1) as f64 / max_epochs as f64) / groups as f64;
             post(&TrainResponse::Stage {
                 id,
                 stage: "train".into(),
                 done: f,
                 detail: format!(
-                    "training {heads} heads on synthetic data: epoch {epochs_run} of at most {max_epochs} · mean train loss {:.4}",
+                    "fold {} of {groups}: training heads on synthetic data: epoch {} of at most {max_epochs} · mean train loss {:.4}",
+                    g + 1,
+                    e.epoch + 1,
                     e.train_loss
                 ),
                 elapsed_ms: now_ms() - t0,
@@ -54,7 +55,13 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
     let summary = OwnSummary {
         classes: s.table.classes().to_vec(),
         items: s.table.num_items(),
-        test_items: result.test_items.len(),
+        test_items: trained
+            .manifest
+            .splits
+            .iter()
+            .map(|s| s.test_items.len())
+            .sum(),
+        folds: data.folds,
         texts: 0,
         layout: job.config.describe(),
         encoder: "none (generated features)".into(),
@@ -68,8 +75,8 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
     Ok(TrainResponse::OwnTrained {
         id,
         summary,
-        runs: crate::worker::requested(result.runs, &job.arms),
-        epochs_run,
-        heads,
+        manifest: Box::new(trained.manifest),
+        epochs_run: trained.epochs_run,
+        heads: trained.heads,
     })
 }

@@ -79,6 +79,10 @@ pub struct Repro {
     pub control_datasets: Vec<String>,
     #[serde(default)]
     pub controls: Vec<ReproRow>,
+    /// Every export's verdicts: `models.<export>.<arm>.<metric>`, the export named by its dataset,
+    /// `<dataset>/heldout`, or `<dataset>/<source>` within one source of a pooled export.
+    #[serde(default)]
+    pub models: BTreeMap<String, BTreeMap<String, BTreeMap<String, super::MetricVerdict>>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

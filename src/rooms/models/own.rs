@@ -2,51 +2,17 @@
 //! heads over the N grid, and show the same panels as for an export — "how many annotators does a
 //! model need on my data", answered without anything leaving the tab.
 
-use super::train::{self, OwnResult, Phase, TrainSt};
+use super::train::{self, Phase, TrainSt};
 use super::{Models, ModelsSt};
 use crate::state::St;
-use annosat_core::models::{Manifest, Predictions, Run};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
-/// The runs trained here as a manifest, so the export's panels and paired comparison draw them.
-pub(super) fn manifest(name: &str, r: &OwnResult) -> Manifest {
-    Manifest {
-        schema: "annosat-models/1".into(),
-        dataset: name.into(),
-        classes: r.summary.classes.clone(),
-        encoder: r.summary.encoder.clone(),
-        features: format!("{}, trained in this tab", r.summary.layout),
-        reference: "all votes".into(),
-        config: None,
-        command: String::new(),
-        splits: Vec::new(),
-        predictions: Predictions::u16(),
-        runs: r
-            .runs
-            .iter()
-            .map(|t| Run {
-                arm: t.arm.clone(),
-                n: t.n,
-                split: 42,
-                seed: 0,
-                best_epoch: t.best_epoch,
-                votes_used: t.votes_used,
-                temperature: t.temperature,
-                neighbours: t.neighbours,
-                metrics: t.metrics,
-                validation: None,
-                offset: 0,
-            })
-            .collect(),
-        pooled: Vec::new(),
-        verdicts: Vec::new(),
-        source_only_entropy_corr: None,
-        versus: Vec::new(),
-    }
-}
+/// Largest upload the model worker cross-validates (`annosat_model_worker`'s design; the page
+/// only names it).
+const KFOLD_NOTE_ITEMS: usize = 5_000;
 
 /// Offers `bytes` as a download named `name`.
 fn download(bytes: &[u8], name: &str) {
@@ -88,17 +54,30 @@ pub fn OwnCard() -> impl IntoView {
             } else {
                 format!("the encoder downloaded in {:.1} s", s.download_ms / 1000.0)
             };
+            let design = match s.folds {
+                Some(k) => format!(
+                    "{k}-fold cross-validation, model seed 0: every item is a test item once ({} items, each against all of its votes), one group of {} heads per fold",
+                    s.test_items, r.heads
+                ),
+                None => format!(
+                    "one split (seed 42; more than {} items are not cross-validated in the tab), model seed 0: metrics on {} test items against all of their votes",
+                    KFOLD_NOTE_ITEMS, s.test_items
+                ),
+            };
             let sentence = format!(
-                "{} items ({} distinct texts, {}) embedded with {} in {:.1} s ({source}); {} heads trained together in {:.1} s \
-                 ({} epochs) for N = {}, split seed 42, model seed 0. Metrics are on the {} test items (10% held out), \
-                 against all of their votes{}.",
-                s.items, s.texts, s.layout, s.encoder, s.embed_ms / 1000.0, r.heads, s.train_ms / 1000.0, r.epochs_run,
+                "{} items ({} distinct texts, {}) embedded with {} in {:.1} s ({source}); heads trained in {:.1} s for N = {}; {design}{}. \
+                 Below, each arm's verdict says whether a metric changes with N at all before any N is named.",
+                s.items, s.texts, s.layout, s.encoder, s.embed_ms / 1000.0, s.train_ms / 1000.0,
                 s.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
-                s.test_items,
-                if s.test_items < 100 { ": with so few, expect noisy curves" } else { "" }
+                if s.test_items < 100 { ": with so few test items, expect wide intervals" } else { "" }
             );
             let notes = s.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view();
-            let m = Arc::new(manifest(&name(), &r));
+            let m = {
+                let mut m = (*r.manifest).clone();
+                m.dataset = name();
+                m.features = format!("{}, trained in this tab", s.layout);
+                Arc::new(m)
+            };
             let bytes = r.embeddings.clone();
             let file = format!("{}.embeddings.safetensors", name().trim_end_matches(".csv"));
             view! {

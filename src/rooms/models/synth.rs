@@ -5,7 +5,7 @@
 //! grows they cannot.
 
 use super::train::{self, Phase, TrainSt};
-use super::{own, Models, ModelsSt};
+use super::{Models, ModelsSt};
 use crate::state::St;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -20,17 +20,20 @@ pub fn SynthCard() -> impl IntoView {
         ts.own.get().map(|r| {
             let s = &r.summary;
             let sentence = format!(
-                "Synthetic data ({}): {} heads trained together in {:.1} s ({} epochs) for N = {}, split seed 42, model seed 0. \
-                 Metrics on the {} test items against their votes (all {} of them).",
+                "Synthetic data ({}): {} heads per group trained in {:.1} s for N = {}, {}, model seed 0. \
+                 Metrics on {} test items against their votes (all {} of them).",
                 s.layout,
                 r.heads,
                 s.train_ms / 1000.0,
-                r.epochs_run,
                 s.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
+                match s.folds {
+                    Some(k) => format!("{k}-fold: every item tested once"),
+                    None => "split seed 42".into(),
+                },
                 s.test_items,
                 s.ns.last().copied().unwrap_or(0)
             );
-            let m = Arc::new(own::manifest("synthetic", &r));
+            let m = Arc::new((*r.manifest).clone());
             view! {
                 <p class="sentence" id="synth-summary">{sentence}</p>
                 <Models m=m path=String::new() own=true />

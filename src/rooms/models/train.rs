@@ -48,11 +48,11 @@ impl Phase {
 }
 
 /// The own-data job's result: runs, what was done, and the embeddings (safetensors bytes).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct OwnResult {
     pub summary: OwnSummary,
-    pub runs: Vec<TrainedRun>,
-    pub epochs_run: usize,
+    /// The runs as an export's manifest (built in the worker by the sweep's code, with verdicts).
+    pub manifest: Arc<Manifest>,
     pub heads: usize,
     pub embeddings: Vec<u8>,
 }
@@ -137,14 +137,13 @@ pub(super) fn receive(ts: TrainSt, r: TrainResponse, bytes: Option<Vec<u8>>) {
         TrainResponse::OwnTrained {
             id,
             summary,
-            runs,
-            epochs_run,
+            manifest,
             heads,
+            ..
         } if id == current => {
             ts.own.set(Some(Arc::new(OwnResult {
                 summary,
-                runs,
-                epochs_run,
+                manifest: Arc::new(*manifest),
                 heads,
                 embeddings: bytes.unwrap_or_default(),
             })));

@@ -3,26 +3,19 @@
 
 use super::stats::*;
 use super::Sweeps;
-use annosat_core::models::{Manifest, ModelMetric as M, ReproRow as Row};
+use annosat_core::models::{Manifest, MetricVerdict, ModelMetric as M, ReproRow as Row, Verdict};
 use std::collections::BTreeMap;
 
-/// Saturation share used for "captured by N" in the findings.
-const X: f64 = 0.9;
-
-fn largest_mean_corr(m: &Manifest) -> Option<(String, u32, f64)> {
-    let mut best: Option<(String, u32, f64)> = None;
-    for arm in m.arms() {
-        for p in m.curve(&arm, M::EntropyCorr) {
-            if best.as_ref().is_none_or(|b| p.mean > b.2) {
-                best = Some((arm.clone(), p.n, p.mean));
-            }
-        }
+/// Which side of the hard–soft gap moves with N: at N=1 hard, label smoothing and soft train on the
+/// same single vote, so a gap that opens with N is soft gaining, hard losing, or both.
+fn gap_source(soft: &MetricVerdict, hard: &MetricVerdict) -> &'static str {
+    use Verdict::*;
+    match (soft.verdict, hard.verdict) {
+        (Saturates, Worsens) => "soft gaining and hard losing",
+        (Saturates, _) => "soft gaining",
+        (_, Worsens) => "hard losing signal, not soft gaining it",
+        _ => "neither side detectably",
     }
-    best
-}
-
-fn n_or_never(n: Option<u32>) -> String {
-    n.map(|n| format!("N={n}")).unwrap_or_else(|| "no N".into())
 }
 
 pub fn findings(
@@ -30,58 +23,89 @@ pub fn findings(
     controls: &BTreeMap<String, Sweeps>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    // Heads against the baselines.
+    // Heads against the baselines: counted only where the paired interval excludes 0.
     let mut vs = Vec::new();
-    let (mut beat_const, mut beat_knn, mut total) = (0, 0, 0);
+    let (mut below_const, mut below_knn, mut total) = (0, 0, 0);
     for (d, s) in sets {
         let m = &s.all;
-        let n = nmax(m);
-        let (Some(c), Some(k), Some(so)) = (
-            mean(m, "constant", n, M::Kl),
-            mean(m, "knn", n, M::Kl),
-            mean(m, "soft", n, M::Kl),
+        let (Some(c), Some(k)) = (
+            versus_of(m, "soft", "constant", M::Kl, None),
+            versus_of(m, "soft", "knn", M::Kl, None),
         ) else {
             continue;
         };
         total += 1;
-        beat_const += (so < c) as usize;
-        beat_knn += (so < k) as usize;
-        vs.push(format!("{d} {so:.3} vs {c:.3} / {k:.3}"));
+        below_const += (c.outcome == "better") as usize;
+        below_knn += (k.outcome == "better") as usize;
+        vs.push(format!(
+            "{d}: soft − constant {}; soft − kNN {}",
+            versus_cell(c),
+            versus_cell(k)
+        ));
     }
     if total > 0 {
         out.push(format!(
-            "Against the baselines, KL at N=100: the soft head is below the constant predictor on {beat_const} of {total} sets and below the kNN baseline on {beat_knn} of {total} (soft vs constant / kNN: {}).",
+            "Against the baselines, KL at N=100 (paired over the same resampled test items, 95% intervals): the soft head is detectably below the constant predictor on {below_const} of {total} sets and below the kNN baseline on {below_knn} of {total} ({}).",
             vs.join("; ")
         ));
     }
-    // Entropy correlation: where it stands, with the all-items interval where there is one.
-    let mut tops = Vec::new();
+    // Does N change anything? The soft and hard heads' N=1 → 100 change, and which side the gap
+    // comes from.
+    let mut moves = Vec::new();
     for (d, s) in sets {
-        if let Some((arm, n, r)) = largest_mean_corr(&s.all) {
-            tops.push(format!("{d} {r:.3} ({arm}, N={n})"));
-        }
-    }
-    if !tops.is_empty() {
-        out.push(format!(
-            "The largest mean entropy correlation of any arm at any N is: {} (Kohli's fine-tuned DeBERTa: 0.643 for soft at N=100).",
-            tops.join("; ")
+        let m = &s.all;
+        let (Some(so), Some(h)) = (
+            verdict_of(m, "soft", M::Kl, None),
+            verdict_of(m, "hard", M::Kl, None),
+        ) else {
+            continue;
+        };
+        moves.push(format!(
+            "{d}: soft {}, hard {} — the gap is {}",
+            verdict_cell(m, "soft", M::Kl, None),
+            verdict_cell(m, "hard", M::Kl, None),
+            gap_source(so, h)
         ));
     }
-    for (d, s) in sets.iter().filter(|(_, s)| !s.all.pooled.is_empty()) {
-        let m = &s.all;
-        let n = nmax(m);
-        let ci = corr_with_ci(m, "soft", n);
-        let pooled = m.pooled_at("soft", n);
-        let items = pooled.first().map(|p| p.items).unwrap_or(0);
-        let above = pooled
-            .iter()
-            .filter(|p| p.entropy_corr_ci.is_some_and(|(lo, _)| lo > 0.0))
-            .count();
-        let (knn, constant) = (corr_with_ci(m, "knn", n), corr_with_ci(m, "constant", n));
+    if !moves.is_empty() {
         out.push(format!(
-            "With every item tested once ({d}: {items} items, {}-fold), soft at N=100 has entropy correlation {ci}; its interval excludes 0 for {above} of {} model seeds. The kNN baseline reaches {knn}, and the constant predictor {constant} (joining folds gives it a small r: each fold has its own constant).",
-            m.config.as_ref().and_then(|c| c.folds).unwrap_or(0),
-            pooled.len()
+            "KL from N=1 to N=100 (at N=1 hard, label smoothing and soft all train on the one vote, so any gap between them opens with N): {}.",
+            moves.join("; ")
+        ));
+    }
+    // Entropy correlation: the soft head's change with N and what these items could detect.
+    let mut ec = Vec::new();
+    for (d, s) in sets {
+        let m = &s.all;
+        let mut cells = vec![(d.clone(), None)];
+        cells.extend(
+            sources(m)
+                .into_iter()
+                .map(|src| (format!("{d} within {src}"), Some(src))),
+        );
+        for (name, src) in cells {
+            let Some(v) = verdict_of(m, "soft", M::EntropyCorr, src.as_deref()) else {
+                continue;
+            };
+            ec.push(format!(
+                "{name}: r {} at N=100, {}{}",
+                level_cell(m, "soft", M::EntropyCorr, src.as_deref()),
+                verdict_cell(m, "soft", M::EntropyCorr, src.as_deref()),
+                v.half_width()
+                    .map(|w| format!("; detectable change about ±{w:.3}"))
+                    .unwrap_or_default()
+            ));
+        }
+        if let Some(r) = m.source_only_entropy_corr {
+            ec.push(format!(
+                "{d}: a predictor that knows only each item's source reaches r = {r:.3} over the pooled items, so a pooled r is read within source"
+            ));
+        }
+    }
+    if !ec.is_empty() {
+        out.push(format!(
+            "Entropy correlation of the soft head (95% intervals over test items and splits; Kohli's fine-tuned DeBERTa: 0.643 at N=100): {}.",
+            ec.join("; ")
         ));
     }
     // Vote delivery against soft targets.
@@ -99,56 +123,44 @@ pub fn findings(
     }
     if !deliv.is_empty() {
         out.push(format!(
-            "Delivering all N=100 votes one share at a time (sls / multipass) ends close to soft targets on KL: {}.",
+            "KL at N=100 when the N votes are delivered one share at a time (sls / multipass) against soft targets (means over runs; no paired test between these arms): {}.",
             deliv.join("; ")
         ));
     }
-    // The synthetic control: does KL saturate before entropy correlation, and how noise moves it.
+    // The synthetic control: does KL saturate before entropy correlation, judged by the verdicts.
     let mut syn = Vec::new();
-    let mut ec_first = 0;
-    let mut gains = Vec::new();
     for (d, s) in controls {
         let m = &s.all;
         let (kl, ec) = (
-            captured(m, "soft", M::Kl, X),
-            captured(m, "soft", M::EntropyCorr, X),
+            verdict_of(m, "soft", M::Kl, None),
+            verdict_of(m, "soft", M::EntropyCorr, None),
         );
         let order = match (kl, ec) {
-            (Some(a), Some(b)) if a < b => "KL first",
-            (Some(a), Some(b)) if a == b => "together",
-            (Some(_), Some(_)) => {
-                ec_first += 1;
-                "entropy correlation first"
+            (Some(a), Some(b))
+                if a.verdict == Verdict::Saturates && b.verdict == Verdict::Saturates =>
+            {
+                match (a.n90, b.n90, a.n90_hi, b.n90_lo) {
+                    (Some(x), Some(y), Some(xh), Some(yl)) if xh < yl => {
+                        format!("KL first: N={x} vs N={y}, intervals apart")
+                    }
+                    (Some(x), Some(y), _, _) => {
+                        format!("N={x} vs N={y}, intervals overlap: order not shown")
+                    }
+                    _ => "undecided".into(),
+                }
             }
-            _ => "undecided",
+            _ => "not both detectable: order not shown".into(),
         };
-        if let (Some(a), Some(b), Some(c)) = (
-            mean(m, "soft", 1, M::Kl),
-            mean(m, "soft", nmax(m), M::Kl),
-            mean(m, "constant", nmax(m), M::Kl),
-        ) {
-            gains.push(format!(
-                "{d}: soft {a:.3} at N=1, {b:.3} at N=100, constant {c:.3}"
-            ));
-        }
         syn.push(format!(
-            "{d}: KL by {}, entropy correlation by {} ({order}; soft r at N=100 {})",
-            n_or_never(kl),
-            n_or_never(ec),
-            corr_with_ci(m, "soft", nmax(m))
+            "{d}: KL {}, entropy correlation {} ({order})",
+            verdict_cell(m, "soft", M::Kl, None),
+            verdict_cell(m, "soft", M::EntropyCorr, None)
         ));
     }
     if !syn.is_empty() {
         out.push(format!(
-            "On synthetic data with known truth, soft heads capture {}% of their N=1 → N=100 improvement — {}.",
-            (X * 100.0) as u32,
+            "On synthetic data with known truth, the soft head's N=1 → N=100 change — {}.",
             syn.join("; ")
-        ));
-    }
-    if !controls.is_empty() && ec_first == controls.len() {
-        out.push(format!(
-            "So on this control the pipeline does not show KL saturating before entropy correlation: a head that pools similar items learns each item's distribution even from single votes (N=1 targets are unbiased draws of it), so most of what N adds is already there at N=1 and the rest is a small KL gain ({}).",
-            gains.join("; ")
         ));
     }
     out
@@ -170,23 +182,23 @@ pub fn control_rows(controls: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             note: String::new(),
         });
     };
-    let at = |k: M| {
-        move |m: &Manifest| {
+    row(
+        "KL, soft / hard: does N change it (90% point where it does)",
+        &|m| {
             format!(
                 "{} / {}",
-                n_or_never(captured(m, "soft", k, X)),
-                n_or_never(captured(m, "hard", k, X))
+                verdict_cell(m, "soft", M::Kl, None),
+                verdict_cell(m, "hard", M::Kl, None)
             )
-        }
-    };
-    row(
-        "KL: first N capturing 90% of the improvement, soft / hard",
-        &at(M::Kl),
+        },
     );
-    row(
-        "Entropy correlation: first N capturing 90%, soft / hard",
-        &at(M::EntropyCorr),
-    );
+    row("Entropy correlation, soft / hard: the same", &|m| {
+        format!(
+            "{} / {}",
+            verdict_cell(m, "soft", M::EntropyCorr, None),
+            verdict_cell(m, "hard", M::EntropyCorr, None)
+        )
+    });
     row(
         "KL (soft) at N=1 → 10 → 100; constant predictor",
         &|m| {
@@ -204,7 +216,7 @@ pub fn control_rows(controls: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             "{} → {} → {}",
             f3(mean(m, "soft", 1, M::EntropyCorr)),
             f3(mean(m, "soft", 10, M::EntropyCorr)),
-            corr_with_ci(m, "soft", nmax(m))
+            level_cell(m, "soft", M::EntropyCorr, None)
         )
     });
     row("kNN at N=100: KL / entropy correlation", &|m| {

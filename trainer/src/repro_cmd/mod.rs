@@ -10,7 +10,7 @@ mod rows;
 mod stats;
 
 use crate::util::atomic_write;
-use annosat_core::models::{ExportsIndex, Manifest, Repro, ReproRow, REPRO_SCHEMA};
+use annosat_core::models::{ExportsIndex, Manifest, MetricVerdict, Repro, ReproRow, REPRO_SCHEMA};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -103,6 +103,36 @@ pub fn section(repro: &Repro) -> String {
     s
 }
 
+/// `models.<export>.<arm>.<metric>`: every stored verdict, keyed as `Repro::models` documents.
+fn verdict_map(
+    sets: &BTreeMap<String, Sweeps>,
+    controls: &BTreeMap<String, Sweeps>,
+) -> BTreeMap<String, BTreeMap<String, BTreeMap<String, MetricVerdict>>> {
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeMap<String, MetricVerdict>>> =
+        BTreeMap::new();
+    for (d, s) in sets.iter().chain(controls) {
+        let parts = std::iter::once((d.clone(), &s.all))
+            .chain(s.heldout.iter().map(|h| (format!("{d}/heldout"), h)));
+        for (name, m) in parts {
+            for v in &m.verdicts {
+                let key = match &v.source {
+                    Some(src) => format!("{name}/{src}"),
+                    None => name.clone(),
+                };
+                let arm = out
+                    .entry(key)
+                    .or_default()
+                    .entry(v.arm.clone())
+                    .or_default();
+                for (k, mv) in &v.metrics {
+                    arm.insert(k.key().to_string(), *mv);
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn run(a: Args) -> Result<()> {
     let all = load(&a.models)?;
     let (controls, sets): (BTreeMap<_, _>, BTreeMap<_, _>) = all
@@ -125,6 +155,7 @@ pub fn run(a: Args) -> Result<()> {
         findings: findings::findings(&sets, &controls),
         control_datasets: controls.keys().cloned().collect(),
         controls: findings::control_rows(&controls),
+        models: verdict_map(&sets, &controls),
     };
     atomic_write(
         &a.models.join("reproduction.json"),

@@ -1,11 +1,11 @@
 //! The reproduction table's rows: each a published claim (shared/papers/NUMBERS.md) and the same
-//! quantity from this project's exports. Choices between arms use validation metrics; entropy
-//! correlations are shown as values with intervals (a relative change of a correlation within noise
-//! of zero says nothing); "captured" shares use the project's one definition.
+//! quantity from this project's exports. Choices between arms use validation metrics; values come
+//! with their intervals over test items and splits (the exports' verdicts); a share of a change is
+//! printed only where the verdict says the change is detectable (`saturates`), else its words.
 
 use super::stats::*;
 use super::Sweeps;
-use annosat_core::models::{Manifest, ModelMetric as M, ReproRow as Row};
+use annosat_core::models::{Manifest, ModelMetric as M, ReproRow as Row, Verdict};
 use std::collections::BTreeMap;
 
 const KOHLI: &str = "Kohli 2026";
@@ -31,34 +31,52 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
                 note: note.into(),
             });
         };
-    row(BASE, "KL at N=100: constant predictor / kNN / soft head".into(), "–", "–",
-        "constant: the training items' mean p_N; kNN: mean p_N of the k nearest training items (k on validation). A head that does not beat them learned nothing about items",
+    row(BASE, "KL at N=100: constant predictor / kNN / soft head; soft − constant".into(), "–", "–",
+        "constant: the training items' mean p_N; kNN: mean p_N of the k nearest training items (k on validation). A head that does not beat them learned nothing about items. The difference is paired over the same resampled items, 95% interval",
         &|s| {
             let m = &s.all;
             let n = nmax(m);
-            format!("{} / {} / {}", f3(mean(m, "constant", n, M::Kl)), f3(mean(m, "knn", n, M::Kl)), f3(mean(m, "soft", n, M::Kl)))
+            let d = versus_of(m, "soft", "constant", M::Kl, None).map(versus_cell).unwrap_or_else(|| "–".into());
+            format!("{} / {} / {}; {d}", f3(mean(m, "constant", n, M::Kl)), f3(mean(m, "knn", n, M::Kl)), f3(mean(m, "soft", n, M::Kl)))
         });
     row(BASE, "Entropy correlation at N=100: kNN / soft head (95% interval)".into(), "–", "–",
-        "interval: Fisher z for one run's test items; k-fold sets: all items, mean over model seeds",
+        "interval over test items and splits (items resampled within their fold); pooled sets: within each source too",
         &|s| {
             let m = &s.all;
-            let n = nmax(m);
-            format!("{} / {}", corr_with_ci(m, "knn", n), corr_with_ci(m, "soft", n))
+            let mut out = format!("{} / {}", level_cell(m, "knn", M::EntropyCorr, None), level_cell(m, "soft", M::EntropyCorr, None));
+            for src in sources(m) {
+                out.push_str(&format!("; within {src}: {} / {}", level_cell(m, "knn", M::EntropyCorr, Some(&src)), level_cell(m, "soft", M::EntropyCorr, Some(&src))));
+            }
+            out
+        });
+    row(BASE, "Does N change anything? soft, N=1 → 100: KL / entropy correlation".into(), "–", "–",
+        "the change with its paired 95% interval; saturates: the interval excludes 0 in the improving direction (then the 90% point with its interval)",
+        &|s| {
+            let m = &s.all;
+            let mut out = format!("{} / {}", verdict_cell(m, "soft", M::Kl, None), verdict_cell(m, "soft", M::EntropyCorr, None));
+            for src in sources(m) {
+                out.push_str(&format!("; within {src}: {} / {}", verdict_cell(m, "soft", M::Kl, Some(&src)), verdict_cell(m, "soft", M::EntropyCorr, Some(&src))));
+            }
+            out
         });
     row(
         KOHLI,
         "KL: share of the N=1→100 improvement captured at N=10 (soft)".into(),
         "87–95%",
         DEBERTA,
-        "ours: on the mean curve, with its N=1 and N=100 values",
+        "ours: on the mean curve, with its N=1 and N=100 values; only where the change is detectable",
         &|s| {
             let m = &s.all;
             match (
+                verdict_of(m, "soft", M::Kl, None),
                 share_at(m, "soft", 10, M::Kl),
                 mean(m, "soft", 1, M::Kl),
                 mean(m, "soft", nmax(m), M::Kl),
             ) {
-                (Some(sh), Some(a), Some(b)) => format!("{} (KL {a:.3} → {b:.3})", pct(sh)),
+                (Some(v), Some(sh), Some(a), Some(b)) if v.verdict == Verdict::Saturates => {
+                    format!("{} (KL {a:.3} → {b:.3})", pct(sh))
+                }
+                (Some(v), _, _, _) => v.verdict.words().into(),
                 _ => "–".into(),
             }
         },
@@ -68,8 +86,8 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
         "Entropy correlation at N=100, soft labels".into(),
         "r = 0.643",
         DEBERTA,
-        "ours with a 95% interval (Fisher z; one run's test items, or all items for k-fold sets)",
-        &|s| corr_with_ci(&s.all, "soft", nmax(&s.all)),
+        "ours with a 95% interval over test items and splits",
+        &|s| level_cell(&s.all, "soft", M::EntropyCorr, None),
     );
     row(
         KOHLI,
@@ -150,16 +168,12 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
         },
     );
     row(KOHLI, "Entropy correlation, soft vs label smoothing (published: relative, per split)".into(), "+22% to +47%", DEBERTA,
-        "ours as values with 95% intervals: where |r| is below its standard error a relative change means nothing",
+        "ours as values with 95% intervals over items and splits: a relative change of a correlation near 0 means nothing",
         &|s| {
             let m = &s.all;
             let n = nmax(m);
             let Some(ls) = best_ls(m, n, M::EntropyCorr) else { return "–".into() };
-            let (a, b) = (mean(m, "soft", n, M::EntropyCorr), mean(m, &ls, n, M::EntropyCorr));
-            let items = if m.pooled.is_empty() { test_items(m) } else { m.pooled[0].items };
-            let noise = [a, b].iter().flatten().all(|&r| within_noise(r, items));
-            format!("{} vs {} ({ls}){}", corr_with_ci(m, "soft", n), corr_with_ci(m, &ls, n),
-                if noise { ": both within noise of 0" } else { "" })
+            format!("{} vs {} ({ls})", level_cell(m, "soft", M::EntropyCorr, None), level_cell(m, &ls, M::EntropyCorr, None))
         });
     for (arm, label, published) in [
         ("hard", "hard", "0.033 / 0.160"),
@@ -195,25 +209,39 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             }
             let ls = best_ls(m, n, k).unwrap_or_default();
             if k == M::EntropyCorr {
-                format!("{} vs {} ({ls})", corr_with_ci(m, "soft", n), corr_with_ci(m, &ls, n))
+                format!("{} vs {} ({ls})", level_cell(m, "soft", k, None), level_cell(m, &ls, k, None))
             } else {
                 format!("{} vs {} ({ls})", f3(mean(m, "soft", n, k)), f3(mean(m, &ls, n, k)))
             }
         });
     }
-    row(KOHLI, "Share of the improvement captured at N=3 (soft): KL vs entropy correlation".into(), "86% vs 54%", "RoBERTa-large-mnli, fine-tuned",
-        "ours: shares of the mean curves (meaningless where the correlation stays within noise of 0)",
+    row(
+        KOHLI,
+        "Share of the improvement captured at N=3 (soft): KL vs entropy correlation".into(),
+        "86% vs 54%",
+        "RoBERTa-large-mnli, fine-tuned",
+        "ours: shares of the mean curves, only where the change is detectable (else the verdict)",
         &|s| {
-            let f = |k| share_at(&s.all, "soft", 3, k).map(pct).unwrap_or_else(|| "–".into());
+            let m = &s.all;
+            let f = |k| match verdict_of(m, "soft", k, None) {
+                Some(v) if v.verdict == Verdict::Saturates => share_at(m, "soft", 3, k)
+                    .map(pct)
+                    .unwrap_or_else(|| "–".into()),
+                Some(v) => v.verdict.words().into(),
+                None => "–".into(),
+            };
             format!("{} vs {}", f(M::Kl), f(M::EntropyCorr))
-        });
-    row(KOHLI, "Dirichlet (α = 1/K) at N=10: share of soft's N=10 → N=100 gap closed, KL / entropy correlation".into(), "99% / 87%", DEBERTA, "", &|s| {
+        },
+    );
+    row(KOHLI, "Dirichlet (α = 1/K) at N=10: share of soft's N=10 → N=100 gap closed, KL / entropy correlation".into(), "99% / 87%", DEBERTA,
+        "ours: only where soft's change is detectable and its 90% interval starts past N=10 (a gap after N=10 exists)", &|s| {
         let m = &s.all;
         let f = |k: M| {
             let (s10, d10, s100) = (mean(m, "soft", 10, k), mean(m, "dirichlet", 10, k), mean(m, "soft", nmax(m), k));
-            match (s10, d10, s100) {
-                (Some(a), Some(b), Some(c)) if (if k.higher_is_better() { c - a } else { a - c }) > 1e-3 => pct((b - a) / (c - a)),
-                (Some(_), Some(_), Some(_)) => "no gap".into(),
+            match (verdict_of(m, "soft", k, None), s10, d10, s100) {
+                (Some(v), Some(a), Some(b), Some(c)) if v.verdict == Verdict::Saturates && v.n90_lo.is_some_and(|lo| lo > 10) => pct((b - a) / (c - a)),
+                (Some(v), _, _, _) if v.verdict == Verdict::Saturates => format!("no detectable gap after N=10 (soft {})", v.short()),
+                (Some(v), _, _, _) => v.verdict.words().into(),
                 _ => "–".into(),
             }
         };
@@ -245,8 +273,8 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
         &|s| {
             format!(
                 "{} → {}",
-                corr_with_ci(&s.all, "hard", nmax(&s.all)),
-                corr_with_ci(&s.all, "soft", nmax(&s.all))
+                level_cell(&s.all, "hard", M::EntropyCorr, None),
+                level_cell(&s.all, "soft", M::EntropyCorr, None)
             )
         },
     );
@@ -321,7 +349,7 @@ pub fn rows(sets: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             format!("{ds}: JSD / KL / accuracy (ours: soft at N=100)"),
             published,
             model,
-            "their numbers are on all items; ours on the test split",
+            "both on all items (ours: each item tested once, 10-fold)",
             &move |s| {
                 let m: &Manifest = &s.all;
                 if m.dataset != ds {

@@ -2,8 +2,8 @@
 //! the label-smoothing arm chosen on validation, shares of the improvement (the project's one
 //! definition, `annosat_core::models::captured_share`), and intervals for correlations.
 
-use annosat_core::metrics::pearson_ci95;
-use annosat_core::models::{captured_at, captured_share, Manifest, ModelMetric as M};
+use annosat_core::models::verdict::Versus;
+use annosat_core::models::{captured_share, Manifest, MetricVerdict, ModelMetric as M, Verdict};
 
 /// Mean over runs (model seeds × splits) of `arm` at `n`.
 pub fn mean(m: &Manifest, arm: &str, n: u32, k: M) -> Option<f64> {
@@ -71,47 +71,6 @@ pub fn share_at(m: &Manifest, arm: &str, n: u32, k: M) -> Option<f64> {
     c.iter().zip(s).find(|(p, _)| p.n == n).map(|(_, s)| s)
 }
 
-/// First grid N capturing `x` of the improvement (one definition with the target side).
-pub fn captured(m: &Manifest, arm: &str, k: M, x: f64) -> Option<u32> {
-    captured_at(&m.curve(arm, k), x)
-}
-
-/// Test items of one run (the first split's).
-pub fn test_items(m: &Manifest) -> usize {
-    m.splits.first().map(|s| s.test_items.len()).unwrap_or(0)
-}
-
-/// A mean entropy correlation with the 95% interval of one run's r on its test items, e.g.
-/// `0.028 [−0.13, 0.19]`; for a k-fold export, the all-items r (mean over model seeds) and its
-/// interval over all items.
-pub fn corr_with_ci(m: &Manifest, arm: &str, n: u32) -> String {
-    let pooled = m.pooled_at(arm, n);
-    let (r, items) = if pooled.is_empty() {
-        match mean(m, arm, n, M::EntropyCorr) {
-            Some(r) => (r, test_items(m)),
-            None => return "–".into(),
-        }
-    } else {
-        let v: Vec<f64> = pooled
-            .iter()
-            .filter_map(|p| p.metrics.entropy_corr)
-            .collect();
-        if v.is_empty() {
-            return "–".into();
-        }
-        (v.iter().sum::<f64>() / v.len() as f64, pooled[0].items)
-    };
-    match pearson_ci95(r, items) {
-        Some((lo, hi)) => format!("{r:.3} [{lo:.3}, {hi:.3}]"),
-        None => format!("{r:.3}"),
-    }
-}
-
-/// Whether |r| is below its standard error on `items` items (1/√(items − 3) on Fisher's scale).
-pub fn within_noise(r: f64, items: usize) -> bool {
-    items <= 3 || r.abs() < 1.0 / ((items - 3) as f64).sqrt()
-}
-
 pub fn f3(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "–".into())
 }
@@ -131,4 +90,81 @@ pub fn range(v: &[f64], f: impl Fn(f64) -> String) -> String {
     } else {
         format!("{} to {}", f(lo), f(hi))
     }
+}
+
+/// The verdict of `arm` on `k` over all items (`source: None`) or within one source.
+pub fn verdict_of<'a>(
+    m: &'a Manifest,
+    arm: &str,
+    k: M,
+    source: Option<&str>,
+) -> Option<&'a MetricVerdict> {
+    m.verdict(arm, source)?.get(k)
+}
+
+/// "+0.001 [−0.025, 0.028]": a change with its interval.
+pub fn signed_ci(v: &MetricVerdict) -> String {
+    match (v.change, v.change_lo, v.change_hi) {
+        (Some(c), Some(l), Some(h)) => format!("{c:+.3} [{l:+.3}, {h:+.3}]"),
+        (Some(c), _, _) => format!("{c:+.3}"),
+        _ => "undefined".into(),
+    }
+}
+
+/// What the verdict says, with the change: "saturates by N=20 [10, 50] (change −0.027 [−0.038,
+/// −0.016])", "no detectable change with N (change +0.001 [−0.025, 0.028])".
+pub fn verdict_cell(m: &Manifest, arm: &str, k: M, source: Option<&str>) -> String {
+    match verdict_of(m, arm, k, source) {
+        Some(v) if v.verdict == Verdict::Saturates => {
+            format!("saturates by {} (change {})", v.short(), signed_ci(v))
+        }
+        Some(v) if v.verdict == Verdict::Undefined => "undefined".into(),
+        Some(v) => format!("{} (change {})", v.verdict.words(), signed_ci(v)),
+        None => "–".into(),
+    }
+}
+
+/// The value at N_max with its interval over test items and splits (the verdicts' resamples):
+/// "0.282 [0.241, 0.318]".
+pub fn level_cell(m: &Manifest, arm: &str, k: M, source: Option<&str>) -> String {
+    match verdict_of(m, arm, k, source) {
+        Some(v) => match (v.last, v.last_lo, v.last_hi) {
+            (Some(x), Some(l), Some(h)) => format!("{x:.3} [{l:.3}, {h:.3}]"),
+            (Some(x), _, _) => format!("{x:.3}"),
+            _ => "undefined".into(),
+        },
+        None => "–".into(),
+    }
+}
+
+/// `arm` against a baseline at N_max, paired over the verdicts' resamples.
+pub fn versus_of<'a>(
+    m: &'a Manifest,
+    arm: &str,
+    baseline: &str,
+    k: M,
+    source: Option<&str>,
+) -> Option<&'a Versus> {
+    m.versus.iter().find(|v| {
+        v.arm == arm && v.baseline == baseline && v.metric == k && v.source.as_deref() == source
+    })
+}
+
+/// "−0.052 [−0.060, −0.044], better": arm − baseline with its interval and outcome.
+pub fn versus_cell(v: &Versus) -> String {
+    match (v.diff, v.lo, v.hi) {
+        (Some(d), Some(l), Some(h)) => format!("{d:+.3} [{l:+.3}, {h:+.3}], {}", v.outcome),
+        _ => "undefined".into(),
+    }
+}
+
+/// The sources of a pooled export's verdicts, in order.
+pub fn sources(m: &Manifest) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for s in m.verdicts.iter().filter_map(|x| x.source.clone()) {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+    }
+    v
 }
