@@ -33,10 +33,26 @@ test('the models room draws every metric per arm and compares arms with the mani
   const units = new Set(m.runs.map((r) => `${r.split}/${r.seed}`)).size;
   const [w, l, t] = (await row.nth(3).textContent()).split('–').map(Number);
   assert.equal(w + l + t, units, 'every (split, seed) unit is counted once');
-  // Toggling an arm adds its x%-captured readout to every panel.
+  // Toggling an arm adds its readout to every panel.
   assert.equal(await page.locator('.cap[data-arm=multipass]').count(), 0);
   await page.locator('#arm-toggles input[data-arm=multipass]').check();
   assert.equal(await page.locator('.cap[data-arm=multipass]').count(), 8, 'every compared panel (not UNC or the residual)');
+  // Each readout is the export's verdict: an N (with its interval at 90%) only where the change is
+  // detectable in the improving direction, else the verdict's words.
+  const words = { no_detectable_change: 'no detectable change with N', worsens: 'worsens with N', undefined: 'undefined' };
+  for (const cap of await page.locator('.cap').all()) {
+    const [arm, kind] = [await cap.getAttribute('data-arm'), await cap.getAttribute('data-verdict')];
+    const metric = await cap.evaluate((el) => el.closest('[data-model-metric]').dataset.modelMetric);
+    const v = m.verdicts.find((x) => x.arm === arm && !x.source).metrics.find(([k]) => k === metric)[1];
+    assert.equal(kind, v.verdict, `${arm} ${metric}`);
+    const text = await cap.textContent();
+    if (kind === 'saturates') assert.equal(text, `${arm}: N=${v.n90} [${v.n90_lo}, ${v.n90_hi}]`);
+    else assert.equal(text, `${arm}: ${words[kind]}`);
+  }
+  // The verdict table: soft's KL row as the manifest has it.
+  const kl = m.verdicts.find((x) => x.arm === 'soft' && !x.source).metrics.find(([k]) => k === 'kl')[1];
+  const cell = page.locator('#verdict-table tr[data-arm=soft][data-source="all items"] td[data-metric=kl]');
+  assert.equal(await cell.getAttribute('data-verdict'), kl.verdict);
   // Choosing other arms recomputes the comparison.
   await page.selectOption('#cmp-b', 'hard');
   assert.equal(await row.nth(2).textContent(), meanOf(m, 'hard', 10, 'kl').toFixed(4));
@@ -52,11 +68,16 @@ test('every ChaosNLI set has model curves; a dataset without models says how to 
     await page.locator('.model-head', { hasText: ds }).waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('[data-model-metric] canvas').count(), 10);
   }
-  // The pooled SNLI + MNLI export (5-fold): all-items scores with intervals.
+  // The pooled SNLI + MNLI export (10-fold): all-items scores with intervals, and verdicts within
+  // each source beside the pooled ones, with what a source-only predictor's r would be.
   await page.selectOption('#export-pick', 'chaosnli_nli_pooled');
   await page.locator('#pooled-table tbody tr').first().waitFor({ timeout: 60_000 });
   const pooled = manifest('chaosnli_nli_pooled');
-  assert.equal(pooled.config.folds, 5);
+  assert.equal(pooled.config.folds, 10);
+  for (const src of ['all items', 'chaosnli_snli', 'chaosnli_mnli']) {
+    assert.equal(await page.locator(`#verdict-table tr[data-arm=soft][data-source="${src}"]`).count(), 1, src);
+  }
+  assert.match(await page.locator('#source-only').textContent(), new RegExp(pooled.source_only_entropy_corr.toFixed(3)));
   assert.match(await page.locator('#pooled-table tbody tr[data-arm=soft]').textContent(), /3113/);
   assert.match(await page.locator('#pooled-table').textContent(), /\[-?0\.\d{3}, -?0\.\d{3}\]/);
   await page.selectOption('#dataset', 'cifar10h');

@@ -79,7 +79,7 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await page.click('#own-train');
-  await page.locator('#own-status', { hasText: /training \d+ heads: epoch \d+ of at most 60/ }).waitFor({ timeout: 300_000 });
+  await page.locator('#own-status', { hasText: /fold \d+ of 10: training heads: epoch \d+ of at most 60/ }).waitFor({ timeout: 300_000 });
   const early = await page.evaluate(() => window.__stages);
   assert.ok(early.some((t) => /embedding: \d+ of \d+ texts|downloading the encoder/.test(t)), early.join(' | '));
   assert.ok(Number(await page.locator('#own-progress').getAttribute('value')) > 0.5, 'the bar has passed download and embedding');
@@ -88,7 +88,16 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'false');
   assert.equal(await page.locator('#own-summary').getAttribute('data-items'), String(ITEMS));
   assert.equal(await page.locator('[data-model-metric] canvas').count(), 10, 'the model-side panels are drawn');
-  assert.ok(await page.locator('#compare-table tbody tr').count() > 0);
+  // 10-fold: every item tested once; verdicts for every arm; the paired comparison has its units
+  // (the folds).
+  assert.match(await page.locator('#own-summary').textContent(), /10-fold cross-validation/);
+  assert.ok(await page.locator('#verdict-table tbody tr').count() > 0, 'verdicts shown');
+  assert.equal(await page.locator('#compare-table', { hasText: 'no paired runs' }).count(), 0);
+  const [w, l, t] = (await page.locator('#compare-table tr[data-metric=kl] td').nth(3).textContent()).split('–').map(Number);
+  assert.equal(w + l + t, 10, 'one paired unit per fold');
+  for (const cap of await page.locator('.cap').all()) {
+    if ((await cap.getAttribute('data-verdict')) !== 'saturates') assert.doesNotMatch(await cap.textContent(), /N=/);
+  }
   await page.screenshot({ path: path.join(shots, 'own-trained.png'), fullPage: true });
 
   // Embeddings: the tab's download against `annosat embed` on the same (F16) encoder files.

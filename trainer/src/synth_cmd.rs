@@ -44,6 +44,11 @@ pub struct Args {
     pub feature_noise: f64,
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
+    /// Items in pairs sharing one true distribution; the features are a random code per pair plus
+    /// the noise (annosat_core::synth): the control in which a learner's small-N errors are the
+    /// twin's vote noise, item by item.
+    #[arg(long)]
+    pub twins: bool,
 }
 
 impl Args {
@@ -60,6 +65,7 @@ impl Args {
             dim: self.dim,
             feature_noise: self.feature_noise,
             seed: self.seed,
+            twins: self.twins,
         }
     }
 }
@@ -98,8 +104,8 @@ pub fn run(a: Args) -> Result<()> {
         cfg.describe(),
     );
     let source = format!(
-        "# Synthetic data (annosat synth)\n\n{}\n\nRegenerate: `annosat synth --out <dir> --items {} --classes {} --concentration {} --votes {} --annotators {} --spammers {} --biased {} --bias {} --dim {} --feature-noise {} --seed {}`\n\nGenerated data with known truth (`truth.csv`); not human labels. See core/src/synth.rs for the model.\n",
-        cfg.describe(), cfg.items, cfg.classes, cfg.concentration, cfg.votes, cfg.annotators, cfg.spammers, cfg.biased, cfg.bias, cfg.dim, cfg.feature_noise, cfg.seed
+        "# Synthetic data (annosat synth)\n\n{}\n\nRegenerate: `annosat synth --out <dir> --items {} --classes {} --concentration {} --votes {} --annotators {} --spammers {} --biased {} --bias {} --dim {} --feature-noise {} --seed {}{}`\n\nGenerated data with known truth (`truth.csv`); not human labels. See core/src/synth.rs for the model.\n",
+        cfg.describe(), cfg.items, cfg.classes, cfg.concentration, cfg.votes, cfg.annotators, cfg.spammers, cfg.biased, cfg.bias, cfg.dim, cfg.feature_noise, cfg.seed, if cfg.twins { " --twins" } else { "" }
     );
     std::fs::create_dir_all(&a.out)?;
     atomic_write(&a.out.join("votes.csv"), votes.as_bytes())?;

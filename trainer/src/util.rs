@@ -1,6 +1,6 @@
 //! Small shared helpers: reading vote files, atomic writes, default locations, progress bars.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 #[cfg(feature = "models")]
@@ -81,4 +81,31 @@ pub fn load_votes(path: &std::path::Path, skip_empty: bool) -> Result<annosat_co
         );
     }
     Ok(table)
+}
+
+/// `truth.csv` (`item_id,<class…>` probabilities, as `annosat synth` writes it) in the items' order.
+pub fn read_truth(path: &Path, ids: &[String], k: usize) -> Result<Vec<f64>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--truth: cannot read {}", path.display()))?;
+    let mut rows = std::collections::HashMap::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let mut f = line.split(',');
+        let id = f.next().unwrap_or_default().to_string();
+        let p: Vec<f64> = f
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<std::result::Result<_, _>>()
+            .with_context(|| format!("{} line {}: not a probability", path.display(), i + 1))?;
+        if p.len() != k {
+            bail!("{} line {}: {} classes, the votes have {k}", path.display(), i + 1, p.len());
+        }
+        rows.insert(id, p);
+    }
+    let mut out = Vec::with_capacity(ids.len() * k);
+    for id in ids {
+        out.extend(
+            rows.get(id)
+                .with_context(|| format!("{}: no row for item {id}", path.display()))?,
+        );
+    }
+    Ok(out)
 }

@@ -43,7 +43,20 @@ pub fn run(a: Args) -> Result<()> {
         .collect();
     let table = crate::util::load_votes(&a.votes, false)?;
     let heldout = m.config.as_ref().is_some_and(|c| c.heldout);
-    let reference = reference_of(&table, heldout);
+    let reference = if m.config.as_ref().is_some_and(|c| c.truth) {
+        // Scored against the true distributions: truth.csv beside the votes.
+        let path = a.votes.with_file_name("truth.csv");
+        let k = table.num_classes();
+        let rows = crate::util::read_truth(&path, table.item_ids(), k)?;
+        table
+            .item_ids()
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.clone(), rows[i * k..(i + 1) * k].to_vec()))
+            .collect()
+    } else {
+        reference_of(&table, heldout)
+    };
     let prefix = a.source.as_ref().map(|s| format!("{s}/"));
     let keep = |id: &str| prefix.as_ref().is_none_or(|p| id.starts_with(p.as_str()));
     let blocks = blocks_of_export(&m, &probs, &|id| reference.get(id).cloned(), &keep)

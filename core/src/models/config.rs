@@ -62,6 +62,10 @@ pub struct SweepConfig {
     /// `--features`: head features other than the default pair embeddings (blocks joined with +).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feature_set: Option<String>,
+    /// `--truth`: test items scored against the folder's `truth.csv` (synthetic data's true
+    /// distributions) instead of their votes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truth: bool,
 }
 
 /// Version of the metric and arm definitions. 2: Murphy's UNC is Σ_k Var(y_k) (was

@@ -34,6 +34,8 @@ pub fn write(
     };
     let reference = if cfg.heldout {
         "held-out 20% of each item's votes"
+    } else if cfg.truth {
+        "the true distributions (truth.csv)"
     } else {
         "all votes"
     };
@@ -72,6 +74,9 @@ fn command_line(cfg: &SweepConfig) -> String {
     );
     if cfg.heldout {
         c.push_str(" --heldout");
+    }
+    if cfg.truth {
+        c.push_str(" --truth");
     }
     if let Some(k) = cfg.folds {
         c.push_str(&format!(" --folds {k}"));

@@ -51,6 +51,10 @@ pub struct Args {
     /// Model seeds per split: 0..seeds (initialisation, minibatch order, vote subsample).
     #[arg(long, default_value_t = 5)]
     pub seeds: u64,
+    /// Score test items against the folder's truth.csv (the true distributions of `annosat synth`
+    /// data) instead of their votes.
+    #[arg(long, conflicts_with = "heldout")]
+    pub truth: bool,
     /// Train targets from 80% of each item's votes; evaluate against the other 20%.
     #[arg(long)]
     pub heldout: bool,
@@ -193,6 +197,7 @@ pub(crate) fn plan_dataset(
         metrics: annosat_core::models::METRICS_VERSION,
         folds: a.folds,
         feature_set: a.features.clone().filter(|f| f != "pair"),
+        truth: a.truth,
     };
     let dir = work.join(&prep.name).join(cfg.hash());
     atomic_write(
@@ -348,9 +353,15 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
             }
         );
     }
-    Dataset::new(dataset_name(data), &table, head, a.heldout)
-        .with_context(|| format!("{}", data.display()))
+    let mut prep = Dataset::new(dataset_name(data), &table, head, a.heldout)
+        .with_context(|| format!("{}", data.display()))?;
+    if a.truth {
+        prep.reference = crate::util::read_truth(&data.join("truth.csv"), &prep.item_ids, prep.classes.len())?;
+    }
+    Ok(prep)
 }
+
+
 
 /// Embeds the items (cached), builds the pair features, projects them on their top `--pca`
 /// components and rounds them to f16.
