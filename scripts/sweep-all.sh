@@ -13,8 +13,9 @@
 # 2. ChaosNLI-SNLI against held-out annotators (targets from 80 votes: N up to 80), nine arms, 2 seeds
 # 3. ChaosNLI SNLI + MNLI pooled (annosat pool, 3,113 items), nine arms, 5 model seeds; its verdicts
 #    are also given within each source
-# 4. the synthetic control (annosat synth, 1,000 items, 100 votes, α = 1): features with noise
-#    σ = 0.25, 1 and 4, nine arms, split 42, 3 model seeds
+# 4. the synthetic controls (annosat synth, 2,000 items, 100 votes, α = 1, scored against the truth):
+#    linear features (a map of the truth plus noise σ = 0.25 and 4) and twins (pairs sharing a
+#    truth, features a random code per pair plus noise σ = 0.1 and 3); nine arms, 2 model seeds
 # 5. annosat repro: reproduction.json and the README's generated section
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +38,8 @@ echo "head features for the NLI sets: ${features:?docs/feature-study.md names no
 head=$(grep -o '\*\*--hidden [0-9]* --lr [0-9.e-]*\*\*' docs/head-setting.md | tr -d '*')
 echo "head setting: ${head:?docs/head-setting.md names no chosen setting}"
 kfold="--folds 10"
+# Every export is regenerated: one no longer produced must not linger in index.json.
+find public/models -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 
 step "1. ChaosNLI SNLI, MNLI, αNLI (10-fold)"
 "$a" sweep --out public/models $kfold $head --seeds 5 --features "$features" --data "$data/chaosnli_snli" "$data/chaosnli_mnli"
@@ -49,10 +52,13 @@ step "3. SNLI + MNLI pooled (10-fold)"
 "$a" pool --data "$data/chaosnli_snli" "$data/chaosnli_mnli" --out "$cache/pooled/chaosnli_nli_pooled"
 "$a" sweep --out public/models $kfold $head --seeds 5 --arms "$arms9" --features "$features" --data "$cache/pooled/chaosnli_nli_pooled"
 took
-step "4. synthetic control"
-for s in 0.25 1 4; do
-  "$a" synth --out "$cache/synth/synthetic_noise$s" --feature-noise "$s"
-  "$a" sweep --out public/models --splits 42 --seeds 3 --arms "$arms9" --data "$cache/synth/synthetic_noise$s"
+step "4. synthetic controls (10-fold, scored against the truth)"
+for spec in linear_noise0.25:--feature-noise=0.25 linear_noise4:--feature-noise=4 \
+            twins_noise0.1:--twins,--dim=32,--feature-noise=0.1 twins_noise3:--twins,--dim=32,--feature-noise=3; do
+  name=synthetic_${spec%%:*}
+  flags=$(echo "${spec#*:}" | tr ',=' '  ')
+  "$a" synth --out "$cache/synth/$name" --items 2000 $flags
+  "$a" sweep --out public/models $kfold $head --seeds 2 --truth --arms "$arms9" --data "$cache/synth/$name"
 done
 took
 step "5. reproduction table and the README's generated section"

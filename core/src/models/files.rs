@@ -79,6 +79,9 @@ pub struct Repro {
     pub control_datasets: Vec<String>,
     #[serde(default)]
     pub controls: Vec<ReproRow>,
+    /// What each control dataset is (its generator's settings and reference), by name.
+    #[serde(default)]
+    pub control_notes: Vec<(String, String)>,
     /// Every export's verdicts: `models.<export>.<arm>.<metric>`, the export named by its dataset,
     /// `<dataset>/heldout`, or `<dataset>/<source>` within one source of a pooled export.
     #[serde(default)]

@@ -97,7 +97,11 @@ pub fn section(repro: &Repro) -> String {
     s.push_str("\nReproduction table (`annosat repro`, from the committed exports; `–` = not measured):\n\n");
     s.push_str(&markdown(&repro.datasets, &repro.rows));
     if !repro.controls.is_empty() {
-        s.push_str("\nThe synthetic control (`annosat synth`: 1,000 items, 100 votes each from known true distributions, Dirichlet α = 1, K = 3; 16-d features carrying the truth plus Gaussian noise σ):\n\n");
+        s.push_str("\nThe synthetic controls (`annosat synth`: votes drawn from known true distributions; each scored against those, `truth.csv`), one column each:\n\n");
+        for (d, what) in &repro.control_notes {
+            s.push_str(&format!("- {d}: {what}\n"));
+        }
+        s.push('\n');
         s.push_str(&markdown(&repro.control_datasets, &repro.controls));
     }
     s
@@ -154,6 +158,10 @@ pub fn run(a: Args) -> Result<()> {
         rows: rows::rows(&sets),
         findings: findings::findings(&sets, &controls),
         control_datasets: controls.keys().cloned().collect(),
+        control_notes: controls
+            .iter()
+            .map(|(d, s)| (d.clone(), format!("{}; scored against {}", s.all.features, s.all.reference)))
+            .collect(),
         controls: findings::control_rows(&controls),
         models: verdict_map(&sets, &controls),
     };
