@@ -3,7 +3,8 @@
 # MNLI on the feature set docs/feature-study.md chose, train hard and soft heads under four settings
 # (hidden width × learning rate; N ∈ {1, 10, 100}, split seeds 42–43, model seeds 0–1) and write
 # docs/head-setting.md: each setting's validation KL against the validation items' own N votes, the
-# test metrics beside it, and the setting the validation KL chooses (scripts/sweep-all.sh reads it).
+# test metrics beside it, and the setting the validation KL chooses by the one-standard-error rule
+# (scripts/sweep-all.sh reads it).
 # Prints each step's duration.
 #   scripts/head-setting-study.sh [DATA_DIR]
 set -euo pipefail

@@ -28,8 +28,12 @@ step() { printf '\n==== %s\n' "$1"; t0=$(date +%s); }
 took() { printf '==== %d s\n' $(($(date +%s) - t0)); }
 
 step "build the trainer"
-cargo build --locked --profile native -p annosat-trainer
-a="$CARGO_TARGET_DIR/native/annosat"
+if [ -n "${ANNOSAT_BIN:-}" ]; then
+  a=$ANNOSAT_BIN  # a binary built before (e.g. copied, so rebuilding during the run cannot swap it)
+else
+  cargo build --locked --profile native -p annosat-trainer
+  a="$CARGO_TARGET_DIR/native/annosat"
+fi
 took
 
 arms9=hard,ls0.1,soft,dirichlet,sls,multipass,temp_hard,constant,knn
