@@ -26,6 +26,8 @@
 #   8. a sharded sweep on a real one-node Slurm cluster (scripts/slurm-test.sh: installs Debian's
 #      slurm and munge if missing, requeues a shard mid-way, merges, compares byte for byte)
 #   9. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
+#  10. scripts/gpu/finetune.sh --tiny: the GPU fine-tune script on CPU with a tiny grid, its export
+#      recomputed by `annosat verdicts --check`, so the script cannot rot where no GPU is lent
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -102,6 +104,14 @@ step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s 
 step "a real Slurm cluster on this machine: 4 sweep shards as an array job, one requeued mid-way, the merge after afterok equal to one process (scripts/slurm-test.sh)"
 # (it builds the full CLI itself: serve.test above built the candle-free one into the same path)
 bash scripts/slurm-test.sh
+
+step "the GPU fine-tune script on CPU, tiny grid (scripts/gpu/finetune.sh --tiny): an export with verdicts"
+cargo build --locked --profile native -p annosat-trainer
+tiny=$(mktemp -d)
+bash scripts/gpu/finetune.sh --tiny "$tiny"
+"$CARGO_TARGET_DIR/native/annosat" verdicts --export "$tiny/models/chaosnli_snli_finetune" \
+  --votes "${ANNOSAT_DATA:-$root/../shared/data}/chaosnli_snli/votes.csv" --check >/dev/null
+rm -rf "$tiny"
 
 step "the trainer type-checks with --features cuda (CUDA 13 nvcc from PyPI builds candle's kernels)"
 eval "$(bash scripts/cuda-toolchain.sh --env)"

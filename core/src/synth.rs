@@ -401,7 +401,11 @@ mod tests {
         };
         for j in 0..100 {
             assert_eq!(s.truth[6 * j..6 * j + 3], s.truth[6 * j + 3..6 * j + 6]);
-            let (a, b, c) = (row(&s.features, 2 * j), row(&s.features, 2 * j + 1), row(&s.features, (2 * j + 2) % 200));
+            let (a, b, c) = (
+                row(&s.features, 2 * j),
+                row(&s.features, 2 * j + 1),
+                row(&s.features, (2 * j + 2) % 200),
+            );
             // The twin is the nearest: ‖ε − ε'‖² ≈ 2σ²·dim = 0.64 against ≈ 2·dim = 64.
             assert!(dist(&a, &b) < 3.0 && dist(&a, &c) > 20.0, "pair {j}");
         }

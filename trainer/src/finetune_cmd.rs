@@ -18,6 +18,7 @@ use annosat_core::sample;
 use annosat_heads::arms::{self, Arm, RunTargets};
 use annosat_heads::eval;
 use annosat_heads::split::item_split;
+use annosat_heads::{Dataset, GroupResult, HeadFeatures, RunResult};
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
@@ -34,6 +35,9 @@ pub struct Args {
     /// Training arm (hard, ls0.1, soft, dirichlet, sls, multipass, …).
     #[arg(long, default_value = "soft")]
     pub arm: String,
+    /// Several arms, comma-separated (instead of --arm), each fine-tuned on its own.
+    #[arg(long, value_delimiter = ',')]
+    pub arms: Vec<String>,
     /// Annotator budgets to train at.
     #[arg(long, value_delimiter = ',', default_values_t = [1u32, 10, 100])]
     pub ns: Vec<u32>,
@@ -41,6 +45,9 @@ pub struct Args {
     pub split: u64,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Model seeds 0..S (instead of --seed).
+    #[arg(long)]
+    pub seeds: Option<u64>,
     #[arg(long, default_value_t = 2)]
     pub epochs: usize,
     #[arg(long, default_value_t = 32)]
@@ -57,6 +64,10 @@ pub struct Args {
     /// Write the results as JSON here.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Also write the runs as a model export the app lists: `<EXPORT>/<dataset>_finetune/`
+    /// (manifest with verdicts, predictions.bin, training.json) and `<EXPORT>/index.json`.
+    #[arg(long)]
+    pub export: Option<PathBuf>,
     /// Train only shard I of S of the N list (0-based; every S-th N, e.g. one GPU each): writes
     /// OUT.shard-I-of-S.json, which `annosat merge-finetune --out OUT` combines into OUT.
     #[arg(long)]
@@ -65,6 +76,8 @@ pub struct Args {
 
 #[derive(serde::Serialize)]
 struct NResult {
+    arm: String,
+    seed: u64,
     n: u32,
     samples_per_s: f64,
     /// Largest change of any encoder weight in training: > 0 shows the encoder itself learned
@@ -148,16 +161,29 @@ fn features(
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let arm = Arm::parse(&a.arm).with_context(|| format!("unknown arm {:?}", a.arm))?;
-    if arm == Arm::TempHard {
-        bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
+    let names = if a.arms.is_empty() {
+        vec![a.arm.clone()]
+    } else {
+        a.arms.clone()
+    };
+    let mut arm_list = Vec::new();
+    for name in &names {
+        let arm = Arm::parse(name).with_context(|| format!("unknown arm {name:?}"))?;
+        if arm == Arm::TempHard {
+            bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
+        }
+        if arm.baseline() || arm == Arm::ShuffledSls {
+            bail!(
+                "{} is a sweep control or baseline; `annosat sweep` computes it",
+                arm.name()
+            );
+        }
+        arm_list.push(arm);
     }
-    if arm.baseline() || arm == Arm::ShuffledSls {
-        bail!(
-            "{} is a sweep control or baseline; `annosat sweep` computes it",
-            arm.name()
-        );
-    }
+    let seeds: Vec<u64> = match a.seeds {
+        Some(s) => (0..s).collect(),
+        None => vec![a.seed],
+    };
     let dev = device(&a.device)?;
     let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
@@ -166,9 +192,6 @@ pub fn run(a: Args) -> Result<()> {
     let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
     let k = table.num_classes();
     let parts = item_split(table.num_items(), a.split);
-    let orders: Vec<Vec<u16>> = (0..table.num_items())
-        .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
-        .collect();
     let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
     let max_n = (0..table.num_items())
         .map(|i| table.total(i))
@@ -190,121 +213,178 @@ pub fn run(a: Args) -> Result<()> {
         .map(|(_, &n)| n)
         .collect();
     let mut results = Vec::new();
-    for &n in &mine {
-        let (enc, varmap) = BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
-        let varmap = varmap.expect("trainable encoder has variables");
-        let before: Vec<(String, Tensor)> = varmap
-            .data()
-            .lock()
-            .expect("varmap lock")
-            .iter()
-            .map(|(n, v)| (n.clone(), v.as_tensor().copy().expect("copy")))
+    let mut groups: Vec<GroupResult> = Vec::new();
+    for &seed in &seeds {
+        let orders: Vec<Vec<u16>> = (0..table.num_items())
+            .map(|i| arms::vote_order(table.counts(i), a.split, i, seed))
             .collect();
-        let width = t.layout.width(enc.dim());
-        let head = Head::new(width, 64, k, a.seed, &dev)?;
-        let mut opt_enc = AdamW::new(
-            varmap.all_vars(),
-            ParamsAdamW {
-                lr: a.lr,
-                weight_decay: 0.01,
-                ..Default::default()
-            },
-        )?;
-        let mut opt_head = AdamW::new(
-            head.vars(),
-            ParamsAdamW {
-                lr: a.lr * 50.0,
-                weight_decay: 0.01,
-                ..Default::default()
-            },
-        )?;
-        let mut train_loss = Vec::new();
-        let started = std::time::Instant::now();
-        let mut seen = 0usize;
-        for epoch in 0..a.epochs {
-            // The sweep's minibatch order, mapped onto the training items.
-            let order: Vec<usize> =
-                annosat_heads::mlp::epoch_order(parts[0].len(), a.split, a.seed, epoch)
-                    .into_iter()
-                    .map(|k| parts[0][k as usize])
-                    .collect();
-            let run = RunTargets {
-                arm,
-                n,
-                split_seed: a.split,
-                model_seed: a.seed,
-            };
-            let (mut sum, mut cnt) = (0.0, 0usize);
-            for rows in order.chunks(a.batch) {
-                let mut tgt = vec![0f32; rows.len() * k];
-                for (j, &i) in rows.iter().enumerate() {
-                    let row = &mut tgt[j * k..(j + 1) * k];
-                    if arm.per_epoch() {
-                        run.epoch_row(i, &orders[i], epoch, row);
-                    } else {
-                        run.static_row(i, &orders[i], k, row);
-                    }
-                }
-                let x = features(&enc, t.layout, &t, rows)?;
-                let logp = candle_nn::ops::log_softmax(&head.forward(&x)?, D::Minus1)?;
-                let target = Tensor::from_vec(tgt, (rows.len(), k), &dev)?;
-                let loss = (target.mul(&logp)?.sum_all()?.neg()? / rows.len() as f64)?;
-                let grads = loss.backward()?;
-                opt_enc.step(&grads)?;
-                opt_head.step(&grads)?;
-                sum += loss.to_dtype(DType::F64)?.to_scalar::<f64>()? * rows.len() as f64;
-                cnt += rows.len();
-                seen += rows.len();
-            }
-            train_loss.push(sum / cnt.max(1) as f64);
-            tracing::info!(
-                "N={n} epoch {epoch}: train loss {:.4}",
-                sum / cnt.max(1) as f64
-            );
-        }
-        let secs = started.elapsed().as_secs_f64();
-        let encoder_max_change = {
-            let now = varmap.data().lock().expect("varmap lock");
-            let mut m = 0f32;
-            for (name, t) in &before {
-                if let Some(v) = now.get(name) {
-                    m = m.max((v.as_tensor() - t)?.abs()?.max_all()?.to_scalar::<f32>()?);
-                }
-            }
-            m
+        let mut group = GroupResult {
+            split: a.split,
+            seed,
+            test_items: parts[2].clone(),
+            runs: Vec::new(),
         };
-        tracing::info!("N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}");
-        let mut logits = Vec::new();
-        for rows in parts[2].chunks(a.batch) {
-            let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
-            logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+        for &arm in &arm_list {
+            for &n in &mine {
+                let (enc, varmap) =
+                    BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
+                let varmap = varmap.expect("trainable encoder has variables");
+                let before: Vec<(String, Tensor)> = varmap
+                    .data()
+                    .lock()
+                    .expect("varmap lock")
+                    .iter()
+                    .map(|(n, v)| (n.clone(), v.as_tensor().copy().expect("copy")))
+                    .collect();
+                let width = t.layout.width(enc.dim());
+                let head = Head::new(width, 64, k, seed, &dev)?;
+                let mut opt_enc = AdamW::new(
+                    varmap.all_vars(),
+                    ParamsAdamW {
+                        lr: a.lr,
+                        weight_decay: 0.01,
+                        ..Default::default()
+                    },
+                )?;
+                let mut opt_head = AdamW::new(
+                    head.vars(),
+                    ParamsAdamW {
+                        lr: a.lr * 50.0,
+                        weight_decay: 0.01,
+                        ..Default::default()
+                    },
+                )?;
+                let mut train_loss = Vec::new();
+                let started = std::time::Instant::now();
+                let mut seen = 0usize;
+                for epoch in 0..a.epochs {
+                    // The sweep's minibatch order, mapped onto the training items.
+                    let order: Vec<usize> =
+                        annosat_heads::mlp::epoch_order(parts[0].len(), a.split, seed, epoch)
+                            .into_iter()
+                            .map(|k| parts[0][k as usize])
+                            .collect();
+                    let run = RunTargets {
+                        arm,
+                        n,
+                        split_seed: a.split,
+                        model_seed: seed,
+                    };
+                    let (mut sum, mut cnt) = (0.0, 0usize);
+                    for rows in order.chunks(a.batch) {
+                        let mut tgt = vec![0f32; rows.len() * k];
+                        for (j, &i) in rows.iter().enumerate() {
+                            let row = &mut tgt[j * k..(j + 1) * k];
+                            if arm.per_epoch() {
+                                run.epoch_row(i, &orders[i], epoch, row);
+                            } else {
+                                run.static_row(i, &orders[i], k, row);
+                            }
+                        }
+                        let x = features(&enc, t.layout, &t, rows)?;
+                        let logp = candle_nn::ops::log_softmax(&head.forward(&x)?, D::Minus1)?;
+                        let target = Tensor::from_vec(tgt, (rows.len(), k), &dev)?;
+                        let loss = (target.mul(&logp)?.sum_all()?.neg()? / rows.len() as f64)?;
+                        let grads = loss.backward()?;
+                        opt_enc.step(&grads)?;
+                        opt_head.step(&grads)?;
+                        sum += loss.to_dtype(DType::F64)?.to_scalar::<f64>()? * rows.len() as f64;
+                        cnt += rows.len();
+                        seen += rows.len();
+                    }
+                    train_loss.push(sum / cnt.max(1) as f64);
+                    tracing::info!(
+                        "N={n} epoch {epoch}: train loss {:.4}",
+                        sum / cnt.max(1) as f64
+                    );
+                }
+                let secs = started.elapsed().as_secs_f64();
+                let encoder_max_change = {
+                    let now = varmap.data().lock().expect("varmap lock");
+                    let mut m = 0f32;
+                    for (name, t) in &before {
+                        if let Some(v) = now.get(name) {
+                            m = m.max((v.as_tensor() - t)?.abs()?.max_all()?.to_scalar::<f32>()?);
+                        }
+                    }
+                    m
+                };
+                tracing::info!(
+                    "N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}"
+                );
+                let mut logits = Vec::new();
+                for rows in parts[2].chunks(a.batch) {
+                    let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
+                    logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+                }
+                let probs = eval::softmax(&logits, k, 1.0);
+                let human: Vec<f64> = parts[2]
+                    .iter()
+                    .flat_map(|&i| table.distribution(i))
+                    .collect();
+                let metrics = eval::metrics(&probs, &human, k);
+                let sps = seen as f64 / secs;
+                println!(
+                    "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
+                    metrics.kl,
+                    metrics
+                        .entropy_corr
+                        .map(|r| format!("{r:.3}"))
+                        .unwrap_or_else(|| "–".into()),
+                    metrics.accuracy
+                );
+                // Validation items against their own N votes (what choices between arms use).
+                let mut vlogits = Vec::new();
+                for rows in parts[1].chunks(a.batch) {
+                    let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
+                    vlogits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+                }
+                let vprobs = eval::softmax(&vlogits, k, 1.0);
+                let vref: Vec<f64> = parts[1]
+                    .iter()
+                    .flat_map(|&i| {
+                        let mut c = vec![0u32; k];
+                        for &v in orders[i].iter().take(n as usize) {
+                            c[v as usize] += 1;
+                        }
+                        annosat_core::metrics::normalize(&c)
+                            .unwrap_or_else(|| vec![1.0 / k as f64; k])
+                    })
+                    .collect();
+                group.runs.push(RunResult {
+                    arm: arm.name(),
+                    n,
+                    best_epoch: a.epochs.saturating_sub(1),
+                    votes_used: n,
+                    temperature: None,
+                    neighbours: None,
+                    metrics,
+                    validation: eval::metrics(&vprobs, &vref, k),
+                    train_loss: train_loss.iter().map(|&x| x as f32).collect(),
+                    val_loss: Vec::new(),
+                    probs: probs
+                        .iter()
+                        .map(|&p| (p * 65535.0).round() as u16)
+                        .collect(),
+                });
+                results.push(NResult {
+                    arm: arm.name(),
+                    seed,
+                    n,
+                    samples_per_s: sps,
+                    encoder_max_change,
+                    train_loss,
+                    metrics,
+                });
+            }
         }
-        let probs = eval::softmax(&logits, k, 1.0);
-        let human: Vec<f64> = parts[2]
-            .iter()
-            .flat_map(|&i| table.distribution(i))
-            .collect();
-        let metrics = eval::metrics(&probs, &human, k);
-        let sps = seen as f64 / secs;
-        println!(
-            "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
-            metrics.kl,
-            metrics
-                .entropy_corr
-                .map(|r| format!("{r:.3}"))
-                .unwrap_or_else(|| "–".into()),
-            metrics.accuracy
-        );
-        results.push(NResult {
-            n,
-            samples_per_s: sps,
-            encoder_max_change,
-            train_loss,
-            metrics,
-        });
+        groups.push(group);
+    }
+    if let Some(dir) = &a.export {
+        export(&a, dir, &table, &t, &groups)?;
     }
     if let Some(out) = &a.out {
-        let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": a.arm, "device": a.device,
+        let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": names.join(","), "device": a.device,
             "split": a.split, "seed": a.seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
         match a.shard {
             Some(s) => {
@@ -321,5 +401,77 @@ pub fn run(a: Args) -> Result<()> {
             None => atomic_write(out, &serde_json::to_vec_pretty(&body)?)?,
         }
     }
+    Ok(())
+}
+
+/// The fine-tuned runs as a model export (`--export`): the sweep's manifest code, so the runs carry
+/// verdicts and the Models room lists them beside the frozen-feature sweeps.
+fn export(
+    a: &Args,
+    dir: &std::path::Path,
+    table: &annosat_core::VoteTable,
+    t: &texts::ItemTexts,
+    groups: &[GroupResult],
+) -> Result<()> {
+    let name = format!("{}_finetune", crate::util::dataset_name(&a.data));
+    let ids = table.item_ids().to_vec();
+    let prep = Dataset {
+        name: name.clone(),
+        classes: table.classes().to_vec(),
+        item_ids: ids.clone(),
+        head: HeadFeatures::new(
+            ids,
+            0,
+            &[],
+            "all-MiniLM-L6-v2, fine-tuned end to end".into(),
+            format!(
+                "{} layout through the whole encoder (every layer trained), {} epochs, lr {}, batch {}, on {}",
+                t.layout.name(),
+                a.epochs,
+                a.lr,
+                a.batch,
+                a.device
+            ),
+        ),
+        pool: table.clone(),
+        reference: (0..table.num_items())
+            .flat_map(|i| table.distribution(i))
+            .collect(),
+        folds: None,
+    };
+    let command = format!(
+        "annosat finetune --data <data>/{} --arms {} --ns {} --split {} --seeds {} --epochs {} --batch {} --lr {} --device {}{} --export <models>",
+        crate::util::dataset_name(&a.data),
+        groups.first().map(|g| g.runs.iter().map(|r| r.arm.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(",")).unwrap_or_default(),
+        a.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","),
+        a.split,
+        groups.len(),
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.device,
+        a.limit.map(|l| format!(" --limit {l}")).unwrap_or_default(),
+    );
+    let (manifest, pred) =
+        annosat_heads::manifest::build(&prep, groups, "all votes", None, command)?;
+    let out = dir.join(&name);
+    let training: Vec<annosat_core::models::TrainingEntry> = groups
+        .iter()
+        .flat_map(|g| {
+            g.runs.iter().map(|r| annosat_core::models::TrainingEntry {
+                arm: r.arm.clone(),
+                n: r.n,
+                split: g.split,
+                seed: g.seed,
+                train_loss: r.train_loss.iter().map(|&x| x as f64).collect(),
+                val_loss: Vec::new(),
+            })
+        })
+        .collect();
+    atomic_write(&out.join("predictions.bin"), &pred)?;
+    atomic_write(&out.join("training.json"), &serde_json::to_vec(&training)?)?;
+    atomic_write(&out.join("manifest.json"), &serde_json::to_vec(&manifest)?)?;
+    crate::sweep::export::write_index(dir)?;
+    eprintln!("export written to {}", out.display());
     Ok(())
 }

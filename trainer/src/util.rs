@@ -96,7 +96,12 @@ pub fn read_truth(path: &Path, ids: &[String], k: usize) -> Result<Vec<f64>> {
             .collect::<std::result::Result<_, _>>()
             .with_context(|| format!("{} line {}: not a probability", path.display(), i + 1))?;
         if p.len() != k {
-            bail!("{} line {}: {} classes, the votes have {k}", path.display(), i + 1, p.len());
+            bail!(
+                "{} line {}: {} classes, the votes have {k}",
+                path.display(),
+                i + 1,
+                p.len()
+            );
         }
         rows.insert(id, p);
     }

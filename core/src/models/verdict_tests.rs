@@ -170,3 +170,46 @@ fn judge_on_hand_made_curves() {
     let m = judge(&ns, &[&undefined, &undefined], true, 0.9);
     assert_eq!(m.verdict, Verdict::Undefined);
 }
+
+#[test]
+fn an_arm_against_a_baseline_is_paired_over_the_same_draws() {
+    // "soft" ends near the truth, "constant" stays far from it: soft is better at N_max, and the
+    // baseline is never compared with itself.
+    let mut b = blocks(150, 21, |i| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1, false);
+    let far = blocks(150, 21, |_| 0.9, false);
+    for (bl, f) in b.iter_mut().zip(far) {
+        bl.runs.extend(f.runs.into_iter().map(|mut r| {
+            r.arm = "constant".into();
+            r
+        }));
+    }
+    let e = evaluate(&b, K, &VerdictConfig::default());
+    let v = e
+        .versus
+        .iter()
+        .find(|v| v.arm == "soft" && v.metric == ModelMetric::Brier)
+        .unwrap();
+    assert_eq!(
+        (v.baseline.as_str(), v.outcome.as_str(), v.n),
+        ("constant", "better", 100)
+    );
+    assert!(v.diff.unwrap() < 0.0 && v.hi.unwrap() < 0.0, "{v:?}");
+    assert!(e.versus.iter().all(|v| v.arm != v.baseline));
+}
+
+#[test]
+fn folds_are_strata_every_resample_keeps_each_folds_size() {
+    let strata: Vec<u32> = (0..50).map(|i| (i % 5) as u32).collect();
+    let block = Block {
+        human: vec![1.0 / 3.0; 150],
+        strata: strata.clone(),
+        runs: Vec::new(),
+    };
+    for b in 1..20 {
+        let draw = resample(std::slice::from_ref(&block), 3, b);
+        let idx = &draw[0].1;
+        for f in 0..5u32 {
+            assert_eq!(idx.iter().filter(|&&i| strata[i] == f).count(), 10);
+        }
+    }
+}

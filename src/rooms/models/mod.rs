@@ -462,6 +462,7 @@ fn Compare(m: Arc<Manifest>) -> impl IntoView {
                             <td>{format!("{:+.4}", p.mean_diff)}</td><td>{p_fmt(Some(p.p_sign))}</td><td>{p_fmt(p.p_t)}</td>
                         </tr>
                     }.into_any(),
+                    None if m.units().len() > 1 => view! { <tr data-metric=k.key()><td>{k.label()}</td><td>{mean(&a)}</td><td>{mean(&b)}</td><td colspan="4">"undefined in every paired run (too few test items per fold or split for this metric)"</td></tr> }.into_any(),
                     None => view! { <tr data-metric=k.key()><td>{k.label()}</td><td colspan="6">"no paired runs"</td></tr> }.into_any(),
                 }
             })

@@ -88,7 +88,7 @@ fn command_line(cfg: &SweepConfig) -> String {
 }
 
 /// `<out>/index.json`: every exported dataset (and held-out variant), so the app knows what exists.
-fn write_index(out: &Path) -> Result<()> {
+pub(crate) fn write_index(out: &Path) -> Result<()> {
     let mut entries = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(out)?
         .filter_map(|e| e.ok())

@@ -6,7 +6,7 @@
 //! and a changed configuration never mixes with old results. When all groups of a dataset exist,
 //! [`export`] writes the files the app reads.
 
-mod export;
+pub(crate) mod export;
 pub(crate) mod pca;
 pub mod shard;
 
@@ -356,12 +356,11 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
     let mut prep = Dataset::new(dataset_name(data), &table, head, a.heldout)
         .with_context(|| format!("{}", data.display()))?;
     if a.truth {
-        prep.reference = crate::util::read_truth(&data.join("truth.csv"), &prep.item_ids, prep.classes.len())?;
+        prep.reference =
+            crate::util::read_truth(&data.join("truth.csv"), &prep.item_ids, prep.classes.len())?;
     }
     Ok(prep)
 }
-
-
 
 /// Embeds the items (cached), builds the pair features, projects them on their top `--pca`
 /// components and rounds them to f16.
