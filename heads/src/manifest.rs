@@ -192,8 +192,8 @@ fn source_only_corr(prep: &Dataset) -> Option<f64> {
     for (i, id) in prep.item_ids.iter().enumerate() {
         let s = src_of(id)?;
         count[s] += 1;
-        for c in 0..k {
-            mean[s][c] += prep.reference[i * k + c];
+        for (m, &r) in mean[s].iter_mut().zip(&prep.reference[i * k..(i + 1) * k]) {
+            *m += r;
         }
     }
     let pred: Vec<f64> = prep

@@ -148,8 +148,10 @@ fn committed_manifests_carry_their_sweep_configuration() {
     let m = Manifest::parse(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let cfg = m.config.expect("config");
     assert_eq!(cfg.dataset, "chaosnli_snli");
-    assert_eq!(cfg.splits, vec![42, 43, 44]);
+    assert_eq!(cfg.folds, Some(10), "every committed export is 10-fold");
+    assert_eq!(cfg.splits, (0..10).collect::<Vec<u64>>());
     assert_eq!(cfg.head.hidden, 64);
+    assert!(!m.verdicts.is_empty(), "and carries its verdicts");
 }
 
 #[test]

@@ -258,9 +258,8 @@ pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
                 .collect()
         })
         .collect();
-    // curves[arm][resample (0 = the data as they are)][metric][n] = mean over runs.
-    let mut curves =
-        vec![vec![vec![vec![None; ns.len()]; metrics.len()]; cfg.resamples + 1]; arms.len()];
+    // curves[resample (0 = the data as they are)][arm][metric][n] = mean over runs.
+    let mut curves: Vec<Vec<Vec<Vec<Option<f64>>>>> = Vec::with_capacity(cfg.resamples + 1);
     let mut gathered = Gathered::default();
     for b in 0..=cfg.resamples {
         let draw = if b == 0 {
@@ -291,14 +290,21 @@ pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
                 }
             }
         }
-        for a in 0..arms.len() {
-            for mi in 0..metrics.len() {
-                for ni in 0..ns.len() {
-                    let (s, c) = sums[a][mi][ni];
-                    curves[a][b][mi][ni] = (c > 0).then(|| s / c as f64);
-                }
-            }
-        }
+        curves.push(
+            sums.iter()
+                .map(|per_metric| {
+                    per_metric
+                        .iter()
+                        .map(|per_n| {
+                            per_n
+                                .iter()
+                                .map(|&(s, c)| (c > 0).then(|| s / c as f64))
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect(),
+        );
     }
     let verdicts = arms
         .iter()
@@ -311,7 +317,7 @@ pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
                 .enumerate()
                 .map(|(mi, &metric)| {
                     let per: Vec<&[Option<f64>]> =
-                        curves[a].iter().map(|c| c[mi].as_slice()).collect();
+                        curves.iter().map(|c| c[a][mi].as_slice()).collect();
                     (metric, judge(&ns, &per, metric.higher_is_better(), cfg.x))
                 })
                 .collect(),
@@ -325,7 +331,7 @@ pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
         };
         for (a, arm) in arms.iter().enumerate().filter(|(a, _)| *a != bi) {
             for (mi, &metric) in metrics.iter().enumerate() {
-                let d = |b: usize| Some(curves[a][b][mi][last]? - curves[bi][b][mi][last]?);
+                let d = |b: usize| Some(curves[b][a][mi][last]? - curves[b][bi][mi][last]?);
                 let mut v: Vec<f64> = (1..=cfg.resamples).filter_map(d).collect();
                 v.sort_by(f64::total_cmp);
                 let (lo, hi) = if v.is_empty() {

@@ -56,8 +56,9 @@ pub fn ReproRoom() -> impl IntoView {
                 .collect_view();
             let main = table(&r.datasets, &r.rows, "repro-table");
             let controls = (!r.controls.is_empty()).then(|| view! {
-                <h2>"Synthetic control (known truth)"</h2>
-                <p class="hint">"Generated data, not human labels: 1,000 items, 100 votes each from known true distributions (Dirichlet α = 1, K = 3); 16-d features carrying the truth plus Gaussian noise σ. If the pipeline works, KL should saturate before entropy correlation when features carry the truth."</p>
+                <h2>"Synthetic controls (known truth)"</h2>
+                <p class="hint">"Generated data, not human labels, each scored against its true distributions. Linear features carry the truth plus noise, so a head pools similar items; twins share a truth and their features are a random code per pair, so a head can only learn an item through its twin's votes. Each verdict says whether N changes the metric at all before a 90% point is given."</p>
+                <ul class="notes" id="control-notes">{r.control_notes.iter().map(|(d, what)| view! { <li><b>{d.clone()}</b>": "{what.clone()}</li> }).collect_view()}</ul>
                 {table(&r.control_datasets, &r.controls, "controls-table")}
             });
             view! {
