@@ -14,8 +14,13 @@ pub struct TrainJob {
     /// Arm names (`temp_hard` trains `hard` too: it is hard with a fitted temperature).
     pub arms: Vec<String>,
     pub ns: Vec<u32>,
+    /// The split seed, or for a k-fold export (`folds`) the fold index.
     pub split_seed: u64,
     pub model_seed: u64,
+    /// The export's k-fold cross-validation (`SweepConfig::folds`), so a fold's items are split
+    /// as the sweep split them.
+    #[serde(default)]
+    pub folds: Option<u64>,
     pub head: HeadConfig,
     /// Train exactly this many epochs instead of stopping early. A sweep group stops when none of
     /// its ~110 heads improved for `patience` epochs; training a few of its heads alone would stop

@@ -88,7 +88,8 @@ fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result
         .map_err(|e| anyhow!("the dataset: {e}"))?
         .table;
     let head = HeadFeatures::from_bytes(features).context("the head features")?;
-    let data = Dataset::new(job.dataset.clone(), &table, head, job.heldout)?;
+    let mut data = Dataset::new(job.dataset.clone(), &table, head, job.heldout)?;
+    data.folds = job.folds;
     let arms = arms_for(&job.arms)?;
     let max_n = (0..data.pool.num_items())
         .map(|i| data.pool.total(i))

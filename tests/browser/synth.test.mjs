@@ -54,12 +54,16 @@ test('models train in the tab on the synthetic data, with the baselines beside t
   await page.locator('#synth-train').waitFor();
   assert.match(await page.locator('#synth-train').textContent(), /not human labels/);
   await page.click('#synth-train-go');
-  await page.locator('#synth-summary').waitFor({ timeout: 300_000 });
+  // 10-fold: every generated item is a test item once (ten groups of heads, one per fold).
+  await page.locator('#synth-status', { hasText: /fold \d+ of 10/ }).waitFor({ timeout: 300_000 });
+  await page.locator('#synth-summary').waitFor({ timeout: 900_000 });
+  assert.match(await page.locator('#synth-summary').textContent(), /10-fold: every item tested once/);
+  assert.ok(await page.locator('#synth-train #verdict-table tbody tr').count() > 0, 'verdicts for the arms');
   assert.match(await page.locator('#synth-summary').textContent(), /N = 1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100/);
   // Its panels, plus the committed synthetic exports' chooser.
   assert.ok(await page.locator('#synth-train [data-model-metric] canvas').count() >= 10);
   const options = await page.locator('#export-pick option').allTextContents();
-  assert.ok(options.some((o) => /synthetic_noise.*synthetic control/.test(o)), options.join(' | '));
+  assert.ok(options.some((o) => /synthetic_twins.*synthetic control/.test(o)), options.join(' | '));
   await page.screenshot({ path: path.join(shots, 'synthetic-models-1280.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
 });

@@ -275,6 +275,7 @@ pub fn start(st: St, ts: TrainSt, path: String, m: Arc<Manifest>, arms: Vec<Stri
                 ns,
                 split_seed,
                 model_seed,
+                folds: cfg.folds,
                 head: cfg.head.clone(),
                 fixed_epochs: fixed,
             };

@@ -18,6 +18,12 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
     };
     let max_n = *cfg.ns.last().unwrap_or(&1);
     let splits = cfg.splits.clone();
+    // A k-fold export's splits are its folds: start on the first when the chosen one is not there.
+    if !splits.contains(&ts.split.get_untracked()) {
+        if let Some(&first) = splits.first() {
+            ts.split.set(first);
+        }
+    }
     let seeds = cfg.seeds;
     let split_opts = splits
         .iter()
@@ -59,7 +65,7 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
                 )}
             </p>
             <div class="row">
-                <label>"split seed "<select id="train-split" on:change=move |ev| ts.split.set(event_target_value(&ev).parse().unwrap_or(42))>{split_opts}</select></label>
+                <label>{if cfg.folds.is_some() { "fold " } else { "split seed " }}<select id="train-split" on:change=move |ev| ts.split.set(event_target_value(&ev).parse().unwrap_or(0))>{split_opts}</select></label>
                 <label>"model seed "<select id="train-seed" on:change=move |ev| ts.seed.set(event_target_value(&ev).parse().unwrap_or(0))>{seed_opts}</select></label>
                 <button id="train-n" disabled=running on:click=at_n>{move || format!("Train at N = {}", n_here())}</button>
                 <button id="train-grid" disabled=running on:click=over_grid>"Train over the N grid"</button>

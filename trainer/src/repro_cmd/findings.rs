@@ -153,11 +153,14 @@ pub fn findings(
     }
     // The synthetic control: does KL saturate before entropy correlation, judged by the verdicts.
     let mut syn = Vec::new();
-    for (d, s) in controls {
+    for ((d, s), arm) in controls
+        .iter()
+        .flat_map(|c| ["soft", "knn"].into_iter().map(move |a| (c, a)))
+    {
         let m = &s.all;
         let (kl, ec) = (
-            verdict_of(m, "soft", M::Kl, None),
-            verdict_of(m, "soft", M::EntropyCorr, None),
+            verdict_of(m, arm, M::Kl, None),
+            verdict_of(m, arm, M::EntropyCorr, None),
         );
         let order = match (kl, ec) {
             (Some(a), Some(b))
@@ -176,14 +179,14 @@ pub fn findings(
             _ => "not both detectable: order not shown".into(),
         };
         syn.push(format!(
-            "{d}: KL {}, entropy correlation {} ({order})",
-            verdict_cell(m, "soft", M::Kl, None),
-            verdict_cell(m, "soft", M::EntropyCorr, None)
+            "{d}, {arm}: KL {}, entropy correlation {} ({order})",
+            verdict_cell(m, arm, M::Kl, None),
+            verdict_cell(m, arm, M::EntropyCorr, None)
         ));
     }
     if !syn.is_empty() {
         out.push(format!(
-            "On synthetic data with known truth, the soft head's N=1 → N=100 change — {}.",
+            "On synthetic data with known truth (scored against it), the soft head's and the kNN baseline's N=1 → N=100 change, and whether KL's 90% point comes before entropy correlation's with intervals apart — {}.",
             syn.join("; ")
         ));
     }
@@ -241,6 +244,13 @@ pub fn control_rows(controls: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             f3(mean(m, "soft", 1, M::EntropyCorr)),
             f3(mean(m, "soft", 10, M::EntropyCorr)),
             level_cell(m, "soft", M::EntropyCorr, None)
+        )
+    });
+    row("kNN: KL / entropy correlation — does N change them", &|m| {
+        format!(
+            "{} / {}",
+            verdict_cell(m, "knn", M::Kl, None),
+            verdict_cell(m, "knn", M::EntropyCorr, None)
         )
     });
     row("kNN at N=100: KL / entropy correlation", &|m| {
