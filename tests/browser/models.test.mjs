@@ -13,8 +13,10 @@ after(async () => { await ctx?.close(); await server?.close(); });
 
 const manifest = (ds) => JSON.parse(fs.readFileSync(path.join(dist, 'models', ds, 'manifest.json'), 'utf8'));
 
+// The curve's point as Manifest::curve computes it: a k-fold export's all-items runs, else its runs.
 function meanOf(m, arm, n, key) {
-  const v = m.runs.filter((r) => r.arm === arm && r.n === n).map((r) => r.metrics[key]).filter((x) => x !== null);
+  const runs = m.pooled?.length ? m.pooled : m.runs;
+  const v = runs.filter((r) => r.arm === arm && r.n === n).map((r) => r.metrics[key]).filter((x) => x !== null);
   return v.reduce((a, b) => a + b, 0) / v.length;
 }
 

@@ -278,7 +278,14 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
                     m.reference,
                     match m.units().first() {
                         Some((split, seed)) if units == 1 => format!("one run per arm and N (split seed {split}, model seed {seed})"),
-                        _ if !m.pooled.is_empty() => format!("every item is a test item once per model seed ({}-fold); lines are each N's all-items metric, the mean over {} model seeds, bands their range", m.config.as_ref().and_then(|c| c.folds).unwrap_or(0), m.pooled.iter().map(|p| p.seed).collect::<std::collections::BTreeSet<_>>().len()),
+                        _ if !m.pooled.is_empty() => {
+                            let seeds = m.pooled.iter().map(|p| p.seed).collect::<std::collections::BTreeSet<_>>().len();
+                            format!(
+                                "every item is a test item once per model seed ({}-fold); lines are each N's all-items metric{}",
+                                m.splits.len(),
+                                if seeds > 1 { format!(", the mean over {seeds} model seeds, bands their range") } else { " (one model seed)".into() }
+                            )
+                        }
                         _ => format!("lines are means over {units} runs (model seeds × split seeds), bands their range"),
                     },
                     st.x.get_untracked(), m.ns().last().copied().unwrap_or(1))}
@@ -401,7 +408,7 @@ fn Pooled(m: Arc<Manifest>) -> impl IntoView {
                     })
                     .collect::<Vec<_>>()
                     .join(" · ");
-                Some(view! { <tr data-arm=arm.clone()><td>{arm.clone()}</td><td class="num">{first.items}</td><td>{cells}</td></tr> })
+                Some(view! { <tr data-arm=arm.clone()><td>{arm.clone()}</td><td class="num">{first.items}</td><td class="seeds">{cells}</td></tr> })
             })
             .collect_view()
     };
@@ -440,6 +447,27 @@ fn Compare(m: Arc<Manifest>) -> impl IntoView {
             .collect_view();
         view! { <select id=id on:change=move |ev| sig.set(event_target_value(&ev))>{opts}</select> }
     };
+    // Arms this manifest does not have (own data trains only the checked ones): compare the first
+    // two it has, preferring soft against a non-baseline.
+    let have = m.arms();
+    let pick = |want: &str, not: &str| {
+        if have.iter().any(|a| a == want) {
+            return want.to_string();
+        }
+        have.iter()
+            .find(|a| *a != not && !chart::is_baseline(a))
+            .or_else(|| have.iter().find(|a| *a != not))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let a0 = pick(&ms.cmp_a.get_untracked(), "");
+    let b0 = pick(&ms.cmp_b.get_untracked(), &a0);
+    if a0 != ms.cmp_a.get_untracked() {
+        ms.cmp_a.set(a0.clone());
+    }
+    if b0 != ms.cmp_b.get_untracked() {
+        ms.cmp_b.set(b0);
+    }
     let sel_a = select(ms.cmp_a, "cmp-a");
     let sel_b = select(ms.cmp_b, "cmp-b");
     let m2 = m.clone();

@@ -5,7 +5,7 @@
 //! correlation mixes the sources' differences into it (the note gives a source-only predictor's r).
 
 use super::ModelsSt;
-use annosat_core::models::{Manifest, ModelMetric};
+use annosat_core::models::{Manifest, ModelMetric, Verdict};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -36,6 +36,7 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
             sources.push(v.source.clone());
         }
     }
+    let pooled = sources.len() > 1;
     let m2 = m.clone();
     let rows = move || {
         let visible = ms.visible.get();
@@ -49,21 +50,21 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
                         let v = m.verdict(arm, src.as_deref())?;
                         let cells = SHOWN
                             .iter()
-                            .map(|&k| {
-                                let Some(x) = v.get(k) else {
-                                    return view! { <td>"–"</td><td>"–"</td><td>"–"</td> }.into_any();
-                                };
-                                view! {
-                                    <td data-metric=k.key() data-verdict=x.verdict.key()>{x.short()}</td>
-                                    <td class="num">{interval(x.change, x.change_lo, x.change_hi, true)}</td>
-                                    <td class="num">{interval(x.last, x.last_lo, x.last_hi, false)}</td>
+                            .map(|&k| match v.get(k) {
+                                None => view! { <td>"–"</td> }.into_any(),
+                                Some(x) => view! {
+                                    <td data-metric=k.key() data-verdict=x.verdict.key()>
+                                        <b>{if x.verdict == Verdict::Saturates { format!("saturates by {}", x.short()) } else { x.short() }}</b><br />
+                                        <span class="sub">{format!("change {} · {} at N={nmax}", interval(x.change, x.change_lo, x.change_hi, true), interval(x.last, x.last_lo, x.last_hi, false))}</span>
+                                    </td>
                                 }
-                                .into_any()
+                                .into_any(),
                             })
                             .collect_view();
                         let who = src.clone().unwrap_or_else(|| "all items".into());
                         let attr = who.clone();
-                        Some(view! { <tr data-arm=arm.clone() data-source=attr><td>{arm.clone()}</td><td>{who}</td>{cells}</tr> })
+                        let who = pooled.then_some(view! { <td>{who}</td> });
+                        Some(view! { <tr data-arm=arm.clone() data-source=attr><td>{arm.clone()}</td>{who}{cells}</tr> })
                     })
                     .collect::<Vec<_>>()
             })
@@ -79,8 +80,7 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
             {note}
             <div class="table-wrap"><table class="movers" id="verdict-table">
                 <thead>
-                    <tr><th rowspan="2">"arm"</th><th rowspan="2">"items"</th><th colspan="3">"KL"</th><th colspan="3">"entropy correlation"</th></tr>
-                    <tr><th>"verdict"</th><th>"change"</th><th>{format!("at N={nmax}")}</th><th>"verdict"</th><th>"change"</th><th>{format!("at N={nmax}")}</th></tr>
+                    <tr><th>"arm"</th>{pooled.then_some(view! { <th>"items"</th> })}<th>"KL"</th><th>"entropy correlation"</th></tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table></div>

@@ -246,13 +246,16 @@ pub fn control_rows(controls: &BTreeMap<String, Sweeps>) -> Vec<Row> {
             level_cell(m, "soft", M::EntropyCorr, None)
         )
     });
-    row("kNN: KL / entropy correlation — does N change them", &|m| {
-        format!(
-            "{} / {}",
-            verdict_cell(m, "knn", M::Kl, None),
-            verdict_cell(m, "knn", M::EntropyCorr, None)
-        )
-    });
+    row(
+        "kNN: KL / entropy correlation — does N change them",
+        &|m| {
+            format!(
+                "{} / {}",
+                verdict_cell(m, "knn", M::Kl, None),
+                verdict_cell(m, "knn", M::EntropyCorr, None)
+            )
+        },
+    );
     row("kNN at N=100: KL / entropy correlation", &|m| {
         format!(
             "{} / {}",
