@@ -15,7 +15,9 @@
 #    are also given within each source
 # 4. the synthetic controls (annosat synth, 2,000 items, 100 votes, α = 1, scored against the truth):
 #    linear features (a map of the truth plus noise σ = 0.25 and 4) and twins (pairs sharing a
-#    truth, features a random code per pair plus noise σ = 0.1 and 3); nine arms, 2 model seeds
+#    truth, features a random code per pair plus noise σ = 0.1 and 3, and σ = 0.1 with α = 3, where
+#    an ideal memoriser's KL saturates before its entropy correlation: scripts/memoriser-control.py);
+#    nine arms, 2 model seeds
 # 5. annosat repro: reproduction.json and the README's generated section
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +60,8 @@ step "3. SNLI + MNLI pooled (10-fold)"
 took
 step "4. synthetic controls (10-fold, scored against the truth)"
 for spec in linear_noise0.25:--feature-noise=0.25 linear_noise4:--feature-noise=4 \
-            twins_noise0.1:--twins,--dim=32,--feature-noise=0.1 twins_noise3:--twins,--dim=32,--feature-noise=3; do
+            twins_noise0.1:--twins,--dim=32,--feature-noise=0.1 twins_noise3:--twins,--dim=32,--feature-noise=3 \
+            twins_alpha3:--twins,--dim=32,--feature-noise=0.1,--concentration=3; do
   name=synthetic_${spec%%:*}
   flags=$(echo "${spec#*:}" | tr ',=' '  ')
   "$a" synth --out "$cache/synth/$name" --items 2000 $flags

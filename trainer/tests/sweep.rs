@@ -446,8 +446,8 @@ fn repro_table_covers_every_exported_set_from_the_committed_exports() {
     );
     assert_eq!(
         repro["control_datasets"].as_array().unwrap().len(),
-        4,
-        "two linear and two twins controls"
+        5,
+        "two linear and three twins controls"
     );
     assert!(
         repro["ours_model"].as_str().unwrap().contains("MiniLM"),
