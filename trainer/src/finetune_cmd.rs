@@ -312,12 +312,16 @@ pub fn run(a: Args) -> Result<()> {
                 tracing::info!(
                     "N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}"
                 );
-                let mut logits = Vec::new();
-                for rows in parts[2].chunks(a.batch) {
-                    let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
-                    logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
-                }
-                let probs = eval::softmax(&logits, k, 1.0);
+                // Predicted distributions of some items (test, validation) through the trained model.
+                let predict = |items: &[usize]| -> Result<Vec<f64>> {
+                    let mut logits = Vec::new();
+                    for rows in items.chunks(a.batch) {
+                        let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
+                        logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+                    }
+                    Ok(eval::softmax(&logits, k, 1.0))
+                };
+                let probs = predict(&parts[2])?;
                 let human: Vec<f64> = parts[2]
                     .iter()
                     .flat_map(|&i| table.distribution(i))
@@ -334,12 +338,7 @@ pub fn run(a: Args) -> Result<()> {
                     metrics.accuracy
                 );
                 // Validation items against their own N votes (what choices between arms use).
-                let mut vlogits = Vec::new();
-                for rows in parts[1].chunks(a.batch) {
-                    let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
-                    vlogits.extend(z.flatten_all()?.to_vec1::<f32>()?);
-                }
-                let vprobs = eval::softmax(&vlogits, k, 1.0);
+                let vprobs = predict(&parts[1])?;
                 let vref: Vec<f64> = parts[1]
                     .iter()
                     .flat_map(|&i| {

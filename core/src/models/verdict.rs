@@ -94,6 +94,24 @@ impl MetricVerdict {
         Some((self.change_hi? - self.change_lo?) / 2.0)
     }
 
+    /// The change with its interval, "+0.001 [-0.025, +0.028]" (3 decimals), or "undefined".
+    pub fn change_text(&self) -> String {
+        interval_text(self.change, self.change_lo, self.change_hi, true)
+    }
+
+    /// The value at N_max with its interval, "0.197 [0.150, 0.240]", or "undefined".
+    pub fn last_text(&self) -> String {
+        interval_text(self.last, self.last_lo, self.last_hi, false)
+    }
+
+    /// "saturates by N=20 [10, 50]", else the verdict's words: a table cell or a sentence's head.
+    pub fn headline(&self) -> String {
+        match self.verdict {
+            Verdict::Saturates => format!("saturates by {}", self.short()),
+            _ => self.short(),
+        }
+    }
+
     /// "N=10 [7, 20]" for a saturating metric, else the verdict's words.
     pub fn short(&self) -> String {
         match (self.verdict, self.n90) {
@@ -103,6 +121,21 @@ impl MetricVerdict {
             },
             (v, _) => v.words().into(),
         }
+    }
+}
+
+fn interval_text(v: Option<f64>, lo: Option<f64>, hi: Option<f64>, signed: bool) -> String {
+    let f = |x: f64| {
+        if signed {
+            format!("{x:+.3}")
+        } else {
+            format!("{x:.3}")
+        }
+    };
+    match (v, lo, hi) {
+        (Some(v), Some(l), Some(h)) => format!("{} [{}, {}]", f(v), f(l), f(h)),
+        (Some(v), _, _) => f(v),
+        _ => "undefined".into(),
     }
 }
 

@@ -5,26 +5,11 @@
 //! correlation mixes the sources' differences into it (the note gives a source-only predictor's r).
 
 use super::ModelsSt;
-use annosat_core::models::{Manifest, ModelMetric, Verdict};
+use annosat_core::models::{Manifest, ModelMetric};
 use leptos::prelude::*;
 use std::sync::Arc;
 
 const SHOWN: [ModelMetric; 2] = [ModelMetric::Kl, ModelMetric::EntropyCorr];
-
-fn interval(v: Option<f64>, lo: Option<f64>, hi: Option<f64>, signed: bool) -> String {
-    let f = |x: f64| {
-        if signed {
-            format!("{x:+.3}")
-        } else {
-            format!("{x:.3}")
-        }
-    };
-    match (v, lo, hi) {
-        (Some(v), Some(l), Some(h)) => format!("{} [{}, {}]", f(v), f(l), f(h)),
-        (Some(v), _, _) => f(v),
-        _ => "undefined".into(),
-    }
-}
 
 #[component]
 pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
@@ -54,8 +39,8 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
                                 None => view! { <td>"–"</td> }.into_any(),
                                 Some(x) => view! {
                                     <td data-metric=k.key() data-verdict=x.verdict.key()>
-                                        <b>{if x.verdict == Verdict::Saturates { format!("saturates by {}", x.short()) } else { x.short() }}</b><br />
-                                        <span class="sub">{format!("change {} · {} at N={nmax}", interval(x.change, x.change_lo, x.change_hi, true), interval(x.last, x.last_lo, x.last_hi, false))}</span>
+                                        <b>{x.headline()}</b><br />
+                                        <span class="sub">{format!("change {} · {} at N={nmax}", x.change_text(), x.last_text())}</span>
                                     </td>
                                 }
                                 .into_any(),

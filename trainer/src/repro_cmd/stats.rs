@@ -102,24 +102,12 @@ pub fn verdict_of<'a>(
     m.verdict(arm, source)?.get(k)
 }
 
-/// "+0.001 [−0.025, 0.028]": a change with its interval.
-pub fn signed_ci(v: &MetricVerdict) -> String {
-    match (v.change, v.change_lo, v.change_hi) {
-        (Some(c), Some(l), Some(h)) => format!("{c:+.3} [{l:+.3}, {h:+.3}]"),
-        (Some(c), _, _) => format!("{c:+.3}"),
-        _ => "undefined".into(),
-    }
-}
-
 /// What the verdict says, with the change: "saturates by N=20 [10, 50] (change −0.027 [−0.038,
 /// −0.016])", "no detectable change with N (change +0.001 [−0.025, 0.028])".
 pub fn verdict_cell(m: &Manifest, arm: &str, k: M, source: Option<&str>) -> String {
     match verdict_of(m, arm, k, source) {
-        Some(v) if v.verdict == Verdict::Saturates => {
-            format!("saturates by {} (change {})", v.short(), signed_ci(v))
-        }
         Some(v) if v.verdict == Verdict::Undefined => "undefined".into(),
-        Some(v) => format!("{} (change {})", v.verdict.words(), signed_ci(v)),
+        Some(v) => format!("{} (change {})", v.headline(), v.change_text()),
         None => "–".into(),
     }
 }
@@ -128,11 +116,7 @@ pub fn verdict_cell(m: &Manifest, arm: &str, k: M, source: Option<&str>) -> Stri
 /// "0.282 [0.241, 0.318]".
 pub fn level_cell(m: &Manifest, arm: &str, k: M, source: Option<&str>) -> String {
     match verdict_of(m, arm, k, source) {
-        Some(v) => match (v.last, v.last_lo, v.last_hi) {
-            (Some(x), Some(l), Some(h)) => format!("{x:.3} [{l:.3}, {h:.3}]"),
-            (Some(x), _, _) => format!("{x:.3}"),
-            _ => "undefined".into(),
-        },
+        Some(v) => v.last_text(),
         None => "–".into(),
     }
 }
