@@ -19,6 +19,8 @@
 #    an ideal memoriser's KL saturates before its entropy correlation: scripts/memoriser-control.py);
 #    nine arms, 2 model seeds
 # 5. annosat repro: reproduction.json and the README's generated section
+# The run's output is also kept in ~/.cache/annosat/sweep-all.log: `python3 scripts/sweep_timing.py
+# LOG README.md` writes its step durations into the README (run after a cold run, by hand).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,6 +28,9 @@ cd "$root"
 data=${1:-${ANNOSAT_DATA:-$root/../shared/data}}
 cache=${ANNOSAT_CACHE:-$HOME/.cache/annosat}
 t_all=$(date +%s)
+mkdir -p "$cache"
+exec > >(tee "$cache/sweep-all.log") 2>&1
+printf '# machine: %s; %s cores\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)"
 step() { printf '\n==== %s\n' "$1"; t0=$(date +%s); }
 took() { printf '==== %d s\n' $(($(date +%s) - t0)); }
 

@@ -3,10 +3,19 @@
 //!
 //! - `constant`: every test item gets the training items' mean p_N — the best prediction that
 //!   ignores the item (its KL is the floor of "knows the label prior only");
-//! - `knn`: the mean p_N of the k training items nearest in head-feature space (cosine), shrunk
-//!   towards the constant by one pseudo-item, `(Σ p_N + constant) / (k + 1)`, so that no class gets
-//!   probability 0 from a unanimous neighbourhood; k ∈ {5, 10, 20, 50, 100} is chosen by the lowest
+//! - `knn`: the mean p_N of the k training items nearest in head-feature space, shrunk towards the
+//!   constant by one pseudo-item, `(Σ p_N + constant) / (k + 1)`, so that no class gets probability
+//!   0 from a unanimous neighbourhood; k ∈ {1, 2, 3, 5, 10, 20, 50, 100} is chosen by the lowest
 //!   cross-entropy to the validation items' p_N (the same N votes, never the full distribution).
+//!   k = 1 lets it memorise: when an item's nearest training item shares its distribution (a
+//!   near-duplicate), its prediction is that item's p_N, half-shrunk — and then its errors are the
+//!   neighbour's own small-N noise, item by item, not a pooled average's.
+//!
+//! *Distance.* Cosine after standardising each feature block (centred on the training items, and
+//! scaled so that every block has mean squared norm 1): each block weighs the same, whatever its
+//! width or scale. On the raw concatenation of 256 pair-embedding components and 12 unit-variance
+//! alignment statistics, the 12 carried most of the squared norm and the neighbours were found by
+//! them alone.
 //!
 //! Both use the run's N votes (the vote order of its model seed), like every trained arm.
 
@@ -14,7 +23,7 @@ use crate::arms::{Arm, RunTargets};
 use crate::group::{static_targets, Dataset};
 
 /// The candidate neighbourhood sizes.
-pub const KS: [usize; 5] = [5, 10, 20, 50, 100];
+pub const KS: [usize; 8] = [1, 2, 3, 5, 10, 20, 50, 100];
 
 /// A baseline's test and validation predictions (row-major, items × K) and its chosen k (knn).
 pub struct Baseline {
@@ -33,10 +42,36 @@ pub struct Neighbours {
 impl Neighbours {
     pub fn new(prep: &Dataset, parts: &[Vec<usize>; 3]) -> Self {
         let w = prep.head.width;
+        let row = |i: usize| &prep.head.values[i * w..(i + 1) * w];
+        // Per column: the training items' mean; per block: the scale that gives it mean squared
+        // norm 1 (its columns' variances summed), floored so a constant block stays finite.
+        let n_tr = parts[0].len().max(1) as f64;
+        let mut mean = vec![0.0f64; w];
+        for &i in &parts[0] {
+            for (m, &x) in mean.iter_mut().zip(row(i)) {
+                *m += x as f64 / n_tr;
+            }
+        }
+        let mut var = vec![0.0f64; w];
+        for &i in &parts[0] {
+            for ((v, &x), m) in var.iter_mut().zip(row(i)).zip(&mean) {
+                *v += (x as f64 - m).powi(2) / n_tr;
+            }
+        }
+        let mut scale = vec![0.0f64; w];
+        let mut start = 0;
+        for &b in &prep.head.blocks {
+            let total: f64 = var[start..start + b].iter().sum();
+            let s = 1.0 / total.sqrt().max(1e-12);
+            scale[start..start + b].iter_mut().for_each(|x| *x = s);
+            start += b;
+        }
         let unit = |i: usize| -> Vec<f64> {
-            let v: Vec<f64> = prep.head.values[i * w..(i + 1) * w]
+            let v: Vec<f64> = row(i)
                 .iter()
-                .map(|&x| x as f64)
+                .zip(&mean)
+                .zip(&scale)
+                .map(|((&x, m), s)| (x as f64 - m) * s)
                 .collect();
             let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
             v.into_iter().map(|x| x / norm).collect()
@@ -181,5 +216,76 @@ mod tests {
         let mean_a = (evens * 0.9 + (parts[0].len() as f64 - evens) * 0.1) / parts[0].len() as f64;
         assert!((c.probs[0] - mean_a).abs() < 1e-6 && c.neighbours.is_none());
         assert!(c.probs.chunks(2).all(|r| r == &c.probs[..2]));
+    }
+
+    /// Pairs of items sharing a vote distribution, features a code per pair (4 columns) joined to
+    /// a second block (3 columns, another code per pair, at `scale`).
+    fn twins(scale: f32, blocks: bool) -> (VoteTable, Dataset) {
+        let n = 400;
+        let ids: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+        let counts: Vec<u32> = (0..n)
+            .flat_map(|i| {
+                let a = ((i / 2) * 7 % 21) as u32;
+                [a, 20 - a]
+            })
+            .collect();
+        let code = |pair: usize, c: usize| ((pair * 31 + c * 17) as f32 * 0.7).sin();
+        let feats: Vec<f32> = (0..n)
+            .flat_map(|i| (0..7).map(move |c| code(i / 2, c) * if c < 4 { 1.0 } else { scale }))
+            .collect();
+        let table = VoteTable::new(vec!["a".into(), "b".into()], ids.clone(), counts);
+        let mut head = HeadFeatures::new(ids, 7, &feats, "test".into(), "twins".into());
+        if blocks {
+            head = head.with_blocks(vec![4, 3]);
+        }
+        let prep = Dataset::new("twins".into(), &table, head, false).unwrap();
+        (table, prep)
+    }
+
+    #[test]
+    fn a_blocks_scale_does_not_move_the_neighbours_but_it_does_without_blocks() {
+        let parts = item_split(400, 3);
+        // 1024 is a power of two: the f16 rounding of the scaled block is the same.
+        let near = |scale, blocks| Neighbours::new(&twins(scale, blocks).1, &parts).test;
+        assert_eq!(near(1.0, true), near(1024.0, true));
+        assert_ne!(near(1.0, false), near(1024.0, false));
+    }
+
+    #[test]
+    fn knn_memorises_a_twin_with_one_neighbour() {
+        let (table, prep) = twins(1.0, true);
+        let parts = item_split(400, 5);
+        let orders: Vec<Vec<u16>> = (0..400)
+            .map(|i| vote_order(table.counts(i), 5, i, 0))
+            .collect();
+        let near = Neighbours::new(&prep, &parts);
+        let c = predict(Arm::Constant, 20, &prep, &parts, &orders, 5, 0, None);
+        let knn = predict(Arm::Knn, 20, &prep, &parts, &orders, 5, 0, Some(&near));
+        // Validation items whose twin is not a training item pull k up a little (their nearest
+        // is a stranger), but the neighbourhood stays a memoriser's.
+        let k = knn.neighbours.unwrap() as usize;
+        assert!(k <= 2, "all 20 votes: k = {k}, not a memoriser's");
+        let (mut err_knn, mut err_const, mut checked) = (0.0, 0.0, 0);
+        for ((row, &item), nearest) in knn.probs.chunks(2).zip(&parts[2]).zip(&near.test) {
+            let twin = parts[0][nearest[0]];
+            let share = |i: usize| table.counts(i)[0] as f64 / 20.0;
+            let want = (nearest[..k]
+                .iter()
+                .map(|&j| share(parts[0][j]))
+                .sum::<f64>()
+                + c.probs[0])
+                / (k + 1) as f64;
+            assert!((row[0] - want).abs() < 1e-6, "{item}: {} vs {want}", row[0]);
+            if twin / 2 == item / 2 {
+                err_knn += (row[0] - share(item)).abs();
+                err_const += (c.probs[0] - share(item)).abs();
+                checked += 1;
+            }
+        }
+        assert!(
+            err_knn < 0.6 * err_const,
+            "{err_knn} vs the constant's {err_const}"
+        );
+        assert!(checked > 10);
     }
 }

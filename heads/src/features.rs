@@ -28,6 +28,10 @@ struct Meta {
     encoder: String,
     layout: String,
     machine: String,
+    /// The widths of the blocks the rows join (absent in files written before blocks were kept:
+    /// one block).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    blocks: Vec<usize>,
 }
 
 /// Per-item feature rows (row-major `item_ids.len() × width`), already rounded to f16.
@@ -42,6 +46,10 @@ pub struct HeadFeatures {
     pub layout: String,
     /// The CPU the encoder ran on (model name, cache sizes): the features are exact only there.
     pub machine: String,
+    /// The widths of the blocks each row joins, in order (sum = `width`), e.g. `[256, 12]` for
+    /// pair embeddings + alignment statistics: the kNN baseline weighs every block equally, so a
+    /// block is not drowned (or made to dominate) by its scale or its width.
+    pub blocks: Vec<usize>,
 }
 
 impl HeadFeatures {
@@ -62,7 +70,19 @@ impl HeadFeatures {
             encoder,
             layout,
             machine: machine(),
+            blocks: vec![width],
         }
+    }
+
+    /// The same rows, declared as blocks of these widths (they must sum to `width`).
+    pub fn with_blocks(mut self, blocks: Vec<usize>) -> Self {
+        assert_eq!(
+            blocks.iter().sum::<usize>(),
+            self.width,
+            "blocks must cover the row"
+        );
+        self.blocks = blocks;
+        self
     }
 
     fn f16_bytes(&self) -> Vec<u8> {
@@ -72,10 +92,15 @@ impl HeadFeatures {
             .collect()
     }
 
-    /// FNV-1a of the f16 values: part of the sweep configuration, so results computed from other
-    /// features (another machine's encoder run) never mix with these in a resumed sweep.
+    /// FNV-1a of the f16 values (and of the block widths when there are several): part of the
+    /// sweep configuration, so results computed from other features (another machine's encoder
+    /// run, or the same values read as other blocks) never mix with these in a resumed sweep.
     pub fn hash(&self) -> String {
-        crate::fnv1a_hex(&self.f16_bytes())
+        let mut bytes = self.f16_bytes();
+        if self.blocks.len() > 1 {
+            bytes.extend(self.blocks.iter().flat_map(|&b| (b as u64).to_le_bytes()));
+        }
+        crate::fnv1a_hex(&bytes)
     }
 
     /// The safetensors file: one F16 tensor `features` `[items, width]`, and one metadata key,
@@ -93,6 +118,11 @@ impl HeadFeatures {
             encoder: self.encoder.clone(),
             layout: self.layout.clone(),
             machine: self.machine.clone(),
+            blocks: if self.blocks.len() > 1 {
+                self.blocks.clone()
+            } else {
+                Vec::new()
+            },
         };
         let meta = HashMap::from([(META_KEY.to_string(), serde_json::to_string(&info)?)]);
         Ok(safetensors::serialize(views, Some(meta))?)
@@ -122,13 +152,23 @@ impl HeadFeatures {
             .chunks_exact(2)
             .map(|w| f16::from_le_bytes([w[0], w[1]]).to_f32())
             .collect();
+        let width = t.shape()[1];
+        let blocks = if info.blocks.is_empty() {
+            vec![width]
+        } else {
+            info.blocks
+        };
+        if blocks.iter().sum::<usize>() != width {
+            bail!("the blocks {blocks:?} do not cover the {width}-wide rows");
+        }
         Ok(HeadFeatures {
-            width: t.shape()[1],
+            width,
             item_ids,
             values,
             encoder: info.encoder,
             layout: info.layout,
             machine: info.machine,
+            blocks,
         })
     }
 }
@@ -187,5 +227,11 @@ mod tests {
         assert_eq!(back, f);
         assert_eq!(back.hash(), f.hash());
         assert_eq!(f.to_bytes().unwrap(), back.to_bytes().unwrap());
+        // Blocks travel with the file and are part of the hash; one block is the old file format.
+        let two = f.clone().with_blocks(vec![2, 1]);
+        let back2 = HeadFeatures::from_bytes(&two.to_bytes().unwrap()).unwrap();
+        assert_eq!(back2.blocks, vec![2, 1]);
+        assert_ne!(two.hash(), f.hash());
+        assert_eq!(back.blocks, vec![3]);
     }
 }

@@ -210,17 +210,22 @@ pub fn train_group(
         orders: &orders,
         k,
     };
-    let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
-    let outs = mlp::train(
-        hc,
-        &inputs,
-        m,
-        &mut targets,
-        &val_targets,
-        split_seed,
-        model_seed,
-        on_epoch,
-    )?;
+    // Only baselines asked for (`--arms constant,knn`): no head to train.
+    let outs = if m == 0 {
+        Vec::new()
+    } else {
+        let inputs = Inputs::new(&prep.head.values, prep.head.width, &parts, k, &Device::Cpu)?;
+        mlp::train(
+            hc,
+            &inputs,
+            m,
+            &mut targets,
+            &val_targets,
+            split_seed,
+            model_seed,
+            on_epoch,
+        )?
+    };
 
     let test = &parts[2];
     let human: Vec<f64> = test

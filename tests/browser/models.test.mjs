@@ -68,12 +68,14 @@ test('every ChaosNLI set has model curves; a dataset without models says how to 
   for (const ds of ['chaosnli_mnli', 'chaosnli_alphanli']) {
     await page.selectOption('#dataset', ds);
     await page.locator('.model-head', { hasText: ds }).waitFor({ timeout: 60_000 });
-    assert.equal(await page.locator('[data-model-metric] canvas').count(), 10);
+    // The panels are drawn after the heading: wait for them rather than racing them.
+    await page.waitForFunction(() => document.querySelectorAll('[data-model-metric] canvas').length === 10, null, { timeout: 60_000 });
   }
   // The pooled SNLI + MNLI export (10-fold): all-items scores with intervals, and verdicts within
   // each source beside the pooled ones, with what a source-only predictor's r would be.
   await page.selectOption('#export-pick', 'chaosnli_nli_pooled');
   await page.locator('#pooled-table tbody tr').first().waitFor({ timeout: 60_000 });
+  await page.locator('#verdict-table tr[data-source="chaosnli_mnli"]').first().waitFor({ timeout: 60_000 });
   const pooled = manifest('chaosnli_nli_pooled');
   assert.equal(pooled.config.folds, 10);
   for (const src of ['all items', 'chaosnli_snli', 'chaosnli_mnli']) {

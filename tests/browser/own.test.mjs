@@ -129,6 +129,36 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   await page.locator('#own-summary').waitFor({ timeout: 600_000 });
   assert.equal(await page.locator('#own-summary').getAttribute('data-cached'), 'true');
   assert.equal(requests.filter((u) => u.endsWith('encoder/model.safetensors')).length, before, 'no second download');
+
+  // The same items with their original 5 votes: a 90% point past the first fifth of 5 votes is
+  // forced by the votes, so the page says so in words and prints no point.
+  const old5 = new Map(fs.readFileSync(path.join(path.dirname(votesPath('chaosnli_snli')), 'votes_old5.csv'), 'utf8')
+    .trim().split('\n').slice(1).map((r) => r.split(',')).map(([id, ...c]) => [id, c]));
+  const few = [['item_id', 'premise', 'hypothesis', ...classes].join(','),
+    ...votes.map(([id]) => [q(id), q(items.get(id).premise), q(items.get(id).hypothesis), ...old5.get(id)].join(','))].join('\n');
+  await page.reload();
+  await idle(page);
+  await toOwn(page, file('snli60-5votes.csv', few));
+  await page.click('#own-train');
+  await page.locator('#own-summary').waitFor({ timeout: 600_000 });
+  const caps = await page.locator('.cap').all();
+  let bounded = 0;
+  for (const cap of caps) {
+    const text = await cap.textContent();
+    assert.doesNotMatch(text, /N=\d+ \[/, `a point printed with 5 votes: ${text}`);
+    if ((await cap.getAttribute('data-verdict')) === 'saturates') {
+      assert.equal(await cap.getAttribute('data-bounded'), '5', text);
+      assert.match(text, /bounded by your 5 votes/);
+      bounded++;
+    }
+  }
+  for (const cell of await page.locator('#verdict-table td[data-verdict=saturates]').all()) {
+    assert.match(await cell.textContent(), /bounded by your 5 votes/);
+  }
+  console.log(`# 5 votes per item: ${bounded} of ${caps.length} captions improve with N, each bounded by the votes`);
+  assert.ok(bounded > 0, "on these 60 items some arm improves with N (the check above would be empty otherwise)");
+  await page.screenshot({ path: path.join(shots, 'own-5votes.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
 });
 
 test('texts that cannot be used get clear messages, and the upload stays', async () => {

@@ -20,6 +20,10 @@ try {
   await p2.locator('#pooled').waitFor();
   await p2.waitForTimeout(800);
   await p2.screenshot({ path: `${out}/pooled-models.png`, fullPage: true });
+  await p2.selectOption('#export-pick', 'synthetic_twins_alpha3');
+  await p2.locator('#verdict-table').waitFor();
+  await p2.waitForTimeout(800);
+  await p2.screenshot({ path: `${out}/twins-models.png`, fullPage: true });
   await p2.click('#tab-repro');
   await p2.locator('#repro-table').waitFor();
   await p2.screenshot({ path: `${out}/repro.png`, fullPage: true });

@@ -171,7 +171,8 @@ pub fn build_cached(a: &Args) -> Result<HeadFeatures> {
         .to_vec();
     if let Ok(bytes) = std::fs::read(&cache) {
         if let Ok(h) = HeadFeatures::from_bytes(&bytes) {
-            if h.item_ids == ids {
+            // A file from before blocks were recorded reads as one block: rebuild it.
+            if h.item_ids == ids && h.blocks.len() == a.set.split('+').count() {
                 tracing::info!("cached: {}", cache.display());
                 return Ok(h);
             }
@@ -290,7 +291,8 @@ pub fn build(a: &Args) -> Result<HeadFeatures> {
         &values,
         name,
         format!("{layout}, stored as f16"),
-    ))
+    )
+    .with_blocks(blocks.iter().map(|b| b.1).collect()))
 }
 
 #[cfg(test)]

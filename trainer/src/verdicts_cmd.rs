@@ -22,8 +22,9 @@ pub struct Args {
     /// Only the items whose id starts with `<SOURCE>/` (one source of a pooled export).
     #[arg(long)]
     source: Option<String>,
-    /// csv: `arm,metric,verdict,change,change_lo,change_hi,n90,n90_lo,n90_hi`; json: the
-    /// manifest's `verdicts` shape.
+    /// csv: `arm,metric,verdict,change,change_lo,change_hi,n90,n90_lo,n90_hi,bounded_by`
+    /// (`bounded_by`: the votes that force the 90% point, when they do); json: the manifest's
+    /// `verdicts` shape.
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
     /// Also compare with the verdicts stored in the manifest and fail if they differ.
@@ -83,13 +84,13 @@ pub fn run(a: Args) -> Result<()> {
     match a.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
         Format::Csv => {
-            println!("arm,metric,verdict,change,change_lo,change_hi,n90,n90_lo,n90_hi");
+            println!("arm,metric,verdict,change,change_lo,change_hi,n90,n90_lo,n90_hi,bounded_by");
             let o = |x: Option<f64>| x.map(|x| format!("{x:.6}")).unwrap_or_default();
             let u = |x: Option<u32>| x.map(|x| x.to_string()).unwrap_or_default();
             for arm in &v {
                 for (metric, r) in &arm.metrics {
                     println!(
-                        "{},{},{},{},{},{},{},{},{}",
+                        "{},{},{},{},{},{},{},{},{},{}",
                         arm.arm,
                         metric.key(),
                         serde_json::to_value(r.verdict)?.as_str().unwrap_or(""),
@@ -98,7 +99,8 @@ pub fn run(a: Args) -> Result<()> {
                         o(r.change_hi),
                         u(r.n90),
                         u(r.n90_lo),
-                        u(r.n90_hi)
+                        u(r.n90_hi),
+                        u(r.bounded_by)
                     );
                 }
             }

@@ -428,6 +428,31 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
     );
     let r = soft["metrics"]["entropy_corr"].as_f64().unwrap();
     assert!(lo < r && r < hi, "{lo} < {r} < {hi}");
+
+    // Only the baselines: no head to train, and still an export with verdicts.
+    let (work2, out2) = (tmp("synth-w2"), tmp("synth-o2"));
+    annosat(&[
+        "sweep",
+        "--data",
+        dir.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+        "--work",
+        work2.to_str().unwrap(),
+        "--ns",
+        "1,10",
+        "--arms",
+        "constant,knn",
+        "--folds",
+        "3",
+        "--seeds",
+        "1",
+    ]);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out2.join(name).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["pooled"].as_array().unwrap().len(), 2 * 2);
+    assert_eq!(m["verdicts"].as_array().unwrap().len(), 2);
 }
 
 #[test]

@@ -72,7 +72,9 @@ pub struct SweepConfig {
 /// Σ_k ȳ_k(1 − ȳ_k), which left −mean y(1 − y) in the residual with soft targets). 3: sls and
 /// multipass deal all N votes over 4 epochs (were one vote per epoch, so early stopping cut them at
 /// 5–13 votes); the deterministic and shuffled_sls controls and the constant and knn baselines.
-pub const METRICS_VERSION: u32 = 3;
+/// 4: knn standardises each feature block and may take k ∈ {1, 2, 3} neighbours (was 5 at least,
+/// on the raw concatenation).
+pub const METRICS_VERSION: u32 = 4;
 
 impl SweepConfig {
     /// FNV-1a of the JSON form: stable across runs and platforms (std's hasher is not).

@@ -15,9 +15,13 @@
 //! folds, so every resample still tests every fold). Each resample recomputes every metric from the
 //! resampled items with the same functions as the exported metrics ([`RunMetrics::of`]'s parts),
 //! and averages over the block's model seeds as the curves do.
+//!
+//! With few votes per item (a curve that ends below 100) a `saturates` verdict's point may be
+//! forced by where the votes run out; it is then marked `bounded_by` and shown in words.
 
 use super::{ModelMetric, RunMetrics};
-use crate::curves::saturation::{crossing, grid_at_or_past};
+use crate::answer::HEADLINE_REFERENCE_VOTES;
+use crate::curves::saturation::{bounded_by_votes, crossing, grid_at_or_past};
 use crate::metrics::{self, calibration};
 use crate::sample;
 use serde::{Deserialize, Serialize};
@@ -86,6 +90,13 @@ pub struct MetricVerdict {
     pub last: Option<f64>,
     pub last_lo: Option<f64>,
     pub last_hi: Option<f64>,
+    /// Set (to the curve's last N) when a `saturates` verdict's 90% point is **bounded by the
+    /// votes**: the curve ends at N_max < 100 and the point lies past its first fifth, so it is
+    /// forced by where the votes run out rather than shown by the data (the target side's rule,
+    /// `curves::bounded_by_votes`). The change is real; the point is not an answer, and the product
+    /// says "bounded by your M votes" instead of printing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounded_by: Option<u32>,
 }
 
 impl MetricVerdict {
@@ -104,16 +115,27 @@ impl MetricVerdict {
         interval_text(self.last, self.last_lo, self.last_hi, false)
     }
 
+    /// Whether there is a 90% point to show: `saturates`, and not bounded by the votes.
+    pub fn has_point(&self) -> bool {
+        self.verdict == Verdict::Saturates && self.bounded_by.is_none()
+    }
+
     /// "saturates by N=20 [10, 50]", else the verdict's words: a table cell or a sentence's head.
     pub fn headline(&self) -> String {
         match self.verdict {
-            Verdict::Saturates => format!("saturates by {}", self.short()),
+            Verdict::Saturates if self.bounded_by.is_none() => {
+                format!("saturates by {}", self.short())
+            }
             _ => self.short(),
         }
     }
 
-    /// "N=10 [7, 20]" for a saturating metric, else the verdict's words.
+    /// "N=10 [7, 20]" for a saturating metric; "improves with N; its 90% point is bounded by your
+    /// 5 votes" where that point is forced by the votes; else the verdict's words.
     pub fn short(&self) -> String {
+        if let (Verdict::Saturates, Some(m)) = (self.verdict, self.bounded_by) {
+            return format!("improves with N; its 90% point is bounded by your {m} votes");
+        }
         match (self.verdict, self.n90) {
             (Verdict::Saturates, Some(n)) => match (self.n90_lo, self.n90_hi) {
                 (Some(lo), Some(hi)) => format!("N={n} [{lo}, {hi}]"),
@@ -147,7 +169,7 @@ pub fn caption(v: Option<&MetricVerdict>, at_x: Option<u32>, x: f64, verdict_x: 
     match v {
         None => "no verdict in this export".into(),
         Some(v) if v.verdict != Verdict::Saturates => v.verdict.words().into(),
-        Some(v) if (x - verdict_x).abs() < 1e-9 => v.short(),
+        Some(v) if (x - verdict_x).abs() < 1e-9 || v.bounded_by.is_some() => v.short(),
         Some(_) => match at_x {
             Some(n) => format!("N={n}"),
             None => "never".into(),
@@ -351,7 +373,14 @@ pub fn evaluate(blocks: &[Block], k: usize, cfg: &VerdictConfig) -> Evaluation {
                 .map(|(mi, &metric)| {
                     let per: Vec<&[Option<f64>]> =
                         curves.iter().map(|c| c[a][mi].as_slice()).collect();
-                    (metric, judge(&ns, &per, metric.higher_is_better(), cfg.x))
+                    let mut v = judge(&ns, &per, metric.higher_is_better(), cfg.x);
+                    let end = ns[ns.len() - 1];
+                    if v.verdict == Verdict::Saturates
+                        && bounded_by_votes(v.n90, end, HEADLINE_REFERENCE_VOTES)
+                    {
+                        v.bounded_by = Some(end);
+                    }
+                    (metric, v)
                 })
                 .collect(),
         })
@@ -431,6 +460,7 @@ pub fn judge(
         last: None,
         last_lo: None,
         last_hi: None,
+        bounded_by: None,
     };
     let (last, last_lo, last_hi) = level(curves, curves[0].len() - 1);
     let undefined = MetricVerdict {

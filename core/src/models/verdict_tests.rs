@@ -11,7 +11,7 @@ const K: usize = 3;
 
 fn dirichlet_row(rng: &mut ChaCha8Rng) -> Vec<f64> {
     let g: Vec<f64> = (0..K)
-        .map(|_| -libm::log(rng.gen::<f64>().max(1e-12)))
+        .map(|_| -libm::log(rng.random::<f64>().max(1e-12)))
         .collect();
     let s: f64 = g.iter().sum();
     g.iter().map(|x| x / s).collect()
@@ -212,4 +212,55 @@ fn folds_are_strata_every_resample_keeps_each_folds_size() {
             assert_eq!(idx.iter().filter(|&&i| strata[i] == f).count(), 10);
         }
     }
+}
+
+#[test]
+fn a_point_forced_by_few_votes_is_bounded_and_not_printed() {
+    // The same clear improvement, on a grid that ends at 10 votes: its 90% point (N=7) lies past
+    // the first fifth of the votes, so the data cannot show it.
+    let grid = [1, 2, 3, 4, 5, 7, 10];
+    let relabel = |mut b: Vec<Block>| {
+        for r in b.iter_mut().flat_map(|b| b.runs.iter_mut()) {
+            r.n = grid[NS.iter().position(|&n| n == r.n).unwrap()];
+        }
+        b
+    };
+    let b = relabel(blocks(
+        200,
+        1,
+        |i| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1,
+        false,
+    ));
+    let m = brier(&verdicts(&b, K, &VerdictConfig::default()));
+    assert_eq!(
+        (m.verdict, m.bounded_by, m.n90),
+        (Verdict::Saturates, Some(10), Some(7))
+    );
+    assert!(!m.has_point());
+    assert_eq!(
+        m.headline(),
+        "improves with N; its 90% point is bounded by your 10 votes"
+    );
+    assert_eq!(caption(Some(&m), Some(5), 0.8, VERDICT_X), m.short());
+    // 90% captured by N=2 (a fifth of 10 votes): shown.
+    let early: [f64; 7] = [0.0, 0.95, 0.97, 0.98, 0.99, 1.0, 1.0];
+    let b = relabel(blocks(
+        200,
+        1,
+        |i| (1.0 - early[i]).sqrt() * 0.8 + 0.1,
+        false,
+    ));
+    let m = brier(&verdicts(&b, K, &VerdictConfig::default()));
+    assert_eq!(
+        (m.verdict, m.bounded_by, m.n90),
+        (Verdict::Saturates, None, Some(2))
+    );
+    assert!(m.has_point() && m.headline().starts_with("saturates by N=2"));
+    // 100 votes (the convention's reference) are never bounded.
+    let m = brier(&verdicts(
+        &blocks(200, 1, |i| (1.0 - CAPTURED[i]).sqrt() * 0.8 + 0.1, false),
+        K,
+        &VerdictConfig::default(),
+    ));
+    assert_eq!(m.bounded_by, None);
 }

@@ -106,7 +106,7 @@ pub fn draw<DB: DrawingBackend>(
         let saturates = m
             .verdict(arm, None)
             .and_then(|v| v.get(metric))
-            .is_some_and(|v| v.verdict == Verdict::Saturates);
+            .is_some_and(|v| v.has_point());
         if let Some(at) = captured_at(c, x).filter(|_| saturates) {
             if let Some(p) = c.iter().find(|p| p.n == at) {
                 chart

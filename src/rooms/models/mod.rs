@@ -360,7 +360,8 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
                 let v = m.verdict(&a, None).and_then(|v| v.get(metric));
                 let text = verdict::caption(v, captured_at(&m.curve(&a, metric), x), x, VERDICT_X);
                 let kind = v.map(|v| v.verdict.key()).unwrap_or("none");
-                view! { <span class="cap" style=format!("color:{}", chart::css(&a)) data-arm=a.clone() data-verdict=kind>{format!("{a}: {text}")}</span> }
+                let bounded = v.and_then(|v| v.bounded_by).map(|m| m.to_string());
+                view! { <span class="cap" style=format!("color:{}", chart::css(&a)) data-arm=a.clone() data-verdict=kind data-bounded=bounded>{format!("{a}: {text}")}</span> }
             })
             .collect_view()
     };

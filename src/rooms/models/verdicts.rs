@@ -38,7 +38,7 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
                             .map(|&k| match v.get(k) {
                                 None => view! { <td>"–"</td> }.into_any(),
                                 Some(x) => view! {
-                                    <td data-metric=k.key() data-verdict=x.verdict.key()>
+                                    <td data-metric=k.key() data-verdict=x.verdict.key() data-bounded=x.bounded_by.map(|m| m.to_string())>
                                         <b>{x.headline()}</b><br />
                                         <span class="sub">{format!("change {} · {} at N={nmax}", x.change_text(), x.last_text())}</span>
                                     </td>
