@@ -5,7 +5,7 @@
 //! (train.rs) as hollow diamonds.
 
 use crate::plot::{self, Geom, Look, XAxis};
-use annosat_core::models::{captured_at, Manifest, ModelMetric, Verdict};
+use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -96,13 +96,14 @@ pub fn draw<DB: DrawingBackend>(
             chart
                 .draw_series(DashedLineSeries::new(line, 6, 4, col.stroke_width(2)))
                 .map_err(plot::err)?;
-            continue;
+        } else {
+            let band: Vec<(u32, f64, f64)> = c.iter().map(|p| (p.n, p.min, p.max)).collect();
+            plot::band(&mut chart, axis, &band, col.mix(0.12))?;
+            chart
+                .draw_series(LineSeries::new(line, col.stroke_width(2)))
+                .map_err(plot::err)?;
         }
-        let band: Vec<(u32, f64, f64)> = c.iter().map(|p| (p.n, p.min, p.max)).collect();
-        plot::band(&mut chart, axis, &band, col.mix(0.12))?;
-        chart
-            .draw_series(LineSeries::new(line, col.stroke_width(2)))
-            .map_err(plot::err)?;
+        // A baseline has a verdict too: its dot where it saturates, like an arm's.
         let saturates = m
             .verdict(arm, None)
             .and_then(|v| v.get(metric))

@@ -61,7 +61,7 @@ pub(super) fn Verdicts(m: Arc<Manifest>) -> impl IntoView {
     view! {
         <section class="card" id="verdicts">
             <h2>"Does N change anything? N=1 → N=" {nmax}</h2>
-            <p class="hint">"Each change comes with its 95% interval from a paired bootstrap (test items resampled within their split or fold, splits resampled as blocks; the same items at every N). Saturates: the interval excludes 0 in the improving direction, and the N capturing 90% of the change is given with its own interval. Otherwise the data show no change, or a change for the worse, and no point is given. Half the change interval's width is about the smallest change these test items can detect."</p>
+            <p class="hint">"Each change comes with its 95% interval from a paired bootstrap (test items resampled within their split or fold, splits resampled as blocks; the same items at every N). Saturates: the interval excludes 0 in the improving direction, and the N capturing 90% of the change is given with its own interval — unless the curve ends below 100 votes and that N lies past the first fifth of them: then it is forced by the votes, and the table says so instead. Otherwise the data show no change, or a change for the worse, and no point is given. Half the change interval's width is about the smallest change these test items can detect."</p>
             {note}
             <div class="table-wrap"><table class="movers" id="verdict-table">
                 <thead>
