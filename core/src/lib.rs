@@ -35,6 +35,7 @@ pub mod sample;
 pub mod summary;
 pub mod synth;
 pub mod votes;
+pub mod worth;
 
 pub use curves::{CurveConfig, CurvePoint, Curves, Metric, Reference};
 pub use import::{

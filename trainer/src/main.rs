@@ -37,6 +37,7 @@ mod synth_cmd;
 mod texts;
 mod util;
 mod verdicts_cmd;
+mod worth_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -80,6 +81,9 @@ enum Command {
     /// interval over test items and splits, "saturates" (with its 90% point), "no detectable
     /// change" or "worsens" — recomputed from the export's files and the votes.
     Verdicts(verdicts_cmd::Args),
+    /// What another vote source (an LLM panel, experts, a second crowd) on the same items is
+    /// worth in human annotators, per metric, with intervals over items and reference splits.
+    Worth(worth_cmd::Args),
     /// Turn dataset folders into the compact files and index.json the web app fetches.
     Bundle(bundle_cmd::Args),
     /// Mean-pooled sentence embeddings of each item's texts, cached as safetensors (resumable).
@@ -134,6 +138,7 @@ fn main() -> ExitCode {
         Command::Adaptive(a) => adaptive_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Verdicts(a) => verdicts_cmd::run(a),
+        Command::Worth(a) => worth_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Embed(a) => embed_cmd::run(a),

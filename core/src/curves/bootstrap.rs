@@ -41,6 +41,46 @@ pub(super) const STATS: usize = 6;
 const PURPOSE_RESAMPLE: u64 = 0xB_00;
 const PURPOSE_BLOCKS: u64 = 0xB_01;
 
+/// Each used item's unit (items themselves, or random blocks past [`MAX_CELLS`]), the number of
+/// units and whether they are blocks: `rows` are the used items' table rows, `ng` the grid's size.
+fn unit_assignment(rows: &[usize], ng: usize, seed: u64) -> (Vec<u32>, usize, bool) {
+    let n = rows.len();
+    let cap = (MAX_CELLS / ng.max(1)).max(MIN_UNITS);
+    let blocks = n > cap;
+    let count = if blocks { cap } else { n };
+    let unit_of = if blocks {
+        rows.iter()
+            .map(|&r| {
+                let mut rng = sample::stream(seed, PURPOSE_BLOCKS, r as u64, 0);
+                sample::below(&mut rng, count as u32)
+            })
+            .collect()
+    } else {
+        (0..n as u32).collect()
+    };
+    (unit_of, count, blocks)
+}
+
+/// Resample b's multinomial weights over `w.len()` units (seeded by (seed, b) only).
+fn unit_weights(seed: u64, b: u32, w: &mut [u32]) {
+    w.fill(0);
+    let count = w.len() as u32;
+    let mut rng = sample::stream(seed, PURPOSE_RESAMPLE, b as u64, 0);
+    for _ in 0..count {
+        w[sample::below(&mut rng, count) as usize] += 1;
+    }
+}
+
+/// Resample b's weight of every used item — its unit's weight — exactly as the curves' bootstrap
+/// with this seed and grid size draws it: what another quantity over the same items (a second vote
+/// source scored against the same reference) uses to stay paired with the resampled curves.
+pub(crate) fn item_weights(rows: &[usize], ng: usize, seed: u64, b: u32) -> Vec<u32> {
+    let (unit_of, count, _) = unit_assignment(rows, ng, seed);
+    let mut w = vec![0u32; count];
+    unit_weights(seed, b, &mut w);
+    unit_of.iter().map(|&u| w[u as usize]).collect()
+}
+
 /// Which unit each used item belongs to, the fixed-point scale, and the units' item-side sums.
 pub(super) struct Units {
     pub(super) unit_of: Vec<u32>,
@@ -64,20 +104,8 @@ impl Units {
         grid: &[u32],
         (resamples, seed, repeats, vmax): (u32, u64, u32, f64),
     ) -> Units {
-        let (n, ng) = (rows.len(), grid.len().max(1));
-        let cap = (MAX_CELLS / ng).max(MIN_UNITS);
-        let blocks = n > cap;
-        let count = if blocks { cap } else { n };
-        let unit_of: Vec<u32> = if blocks {
-            rows.iter()
-                .map(|&r| {
-                    let mut rng = sample::stream(seed, PURPOSE_BLOCKS, r as u64, 0);
-                    sample::below(&mut rng, count as u32)
-                })
-                .collect()
-        } else {
-            (0..n as u32).collect()
-        };
+        let ng = grid.len().max(1);
+        let (unit_of, count, blocks) = unit_assignment(rows, ng, seed);
         let mut size = vec![0u64; count];
         for &u in &unit_of {
             size[u as usize] += 1;
@@ -112,11 +140,7 @@ impl Units {
 
     /// Resample b's multinomial weights over the units (seeded by (seed, b) only).
     fn weights(&self, b: u32, w: &mut [u32]) {
-        w.fill(0);
-        let mut rng = sample::stream(self.seed, PURPOSE_RESAMPLE, b as u64, 0);
-        for _ in 0..self.count {
-            w[sample::below(&mut rng, self.count as u32) as usize] += 1;
-        }
+        unit_weights(self.seed, b, w);
     }
 
     /// This part's cells (units × ng × STATS) turned into every resample's weighted sums.

@@ -1,0 +1,521 @@
+//! Another vote source measured in humans: "this source is worth ν_m human annotators for metric m".
+//!
+//! *Definition.* Humans H and a source S (an LLM panel, experts, a second crowd) label the same
+//! items. Both are compared with the same human reference that neither contains: each item's human
+//! votes are split into a reference part R and a pool P (by annotator when ids are known, else a
+//! seeded share of each item's votes: [`sample::split_heldout`], as `--heldout` does). The human
+//! curve is d_m(p_N, p_R) for N = 1..|P| votes drawn from P (the target-side curves, the same
+//! engine and metric definitions); the source's level is d_m(p_S, p_R). ν_m is the N where the
+//! mean human curve reaches the source's level, linearly interpolated between grid points
+//! ([`crate::curves::saturation::crossing`]); a source worse than one human is "below 1", one
+//! better than the whole pool "above |P|" — said in words, not extrapolated.
+//!
+//! *Metrics.* The four target-side metrics plus the squared error ‖p − p_R‖², whose human curve has
+//! a closed form per item — E‖p_N − p_R‖² = ‖p_P − p_R‖² + (1 − ‖p_P‖²)/N · (|P| − N)/(|P| − 1)
+//! for N votes drawn without replacement from the item's |P| pool votes — the quantity behind Li,
+//! Yu & Li's ν_MSE = J/E (J the mean 1 − ‖h‖², E the mean ‖p_S − h‖²), which [`Worth::j_over_e`]
+//! computes with the finite reference for comparison.
+//!
+//! *Intervals.* For every R/P split seed, the curves' item bootstrap (B resamples) gives each
+//! resample's human curve, and the source's level is resampled with exactly the same item weights
+//! (`curves::bootstrap::item_weights`), so a resample's ν is paired; the interval is the 2.5th and
+//! 97.5th percentiles of the resamples' ν over all split seeds together, so it covers which items
+//! and which split.
+
+use crate::curves::{self, Metric};
+use crate::votes::VoteTable;
+use serde::{Deserialize, Serialize};
+
+mod human;
+mod measure;
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+use measure::locate;
+
+/// The metrics a source is measured on: the target side's four and the squared error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorthMetric {
+    Jsd,
+    EntropyCorr,
+    Kl,
+    MajorityAgreement,
+    SquaredError,
+}
+
+impl WorthMetric {
+    pub const ALL: [WorthMetric; 5] = [
+        WorthMetric::Jsd,
+        WorthMetric::EntropyCorr,
+        WorthMetric::Kl,
+        WorthMetric::MajorityAgreement,
+        WorthMetric::SquaredError,
+    ];
+
+    /// The key in CSV and JSON output.
+    pub fn key(self) -> &'static str {
+        match self {
+            WorthMetric::SquaredError => "squared_error",
+            m => m.target().map(Metric::name).unwrap_or(""),
+        }
+    }
+
+    /// The target-side metric, for all but the squared error.
+    fn target(self) -> Option<Metric> {
+        match self {
+            WorthMetric::Jsd => Some(Metric::Jsd),
+            WorthMetric::EntropyCorr => Some(Metric::EntropyCorr),
+            WorthMetric::Kl => Some(Metric::Kl),
+            WorthMetric::MajorityAgreement => Some(Metric::MajorityAgreement),
+            WorthMetric::SquaredError => None,
+        }
+    }
+
+    fn lower_is_better(self) -> bool {
+        !matches!(
+            self,
+            WorthMetric::EntropyCorr | WorthMetric::MajorityAgreement
+        )
+    }
+}
+
+/// Settings of one measurement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorthConfig {
+    /// Share of each item's human votes (or of the annotators) kept as the reference R.
+    pub reference_share: f64,
+    /// R/P split seeds: `seed`, `seed + 1`, … (`splits` of them).
+    pub seed: u64,
+    pub splits: u32,
+    /// Repeats of the human subsampling per split.
+    pub repeats: u32,
+    /// Item resamples per split (0: no interval).
+    pub bootstrap: u32,
+    /// Add-α smoothing for KL (`None`: 1/K), the target side's.
+    pub alpha: Option<f64>,
+}
+
+impl Default for WorthConfig {
+    fn default() -> Self {
+        WorthConfig {
+            reference_share: 0.5,
+            seed: 42,
+            splits: 3,
+            repeats: 20,
+            bootstrap: 200,
+            alpha: None,
+        }
+    }
+}
+
+/// Where ν lies when the source's level is outside the human curve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// Worse than one human vote: ν < 1.
+    Below,
+    /// Better than all |P| pool votes: ν > |P|.
+    Above,
+}
+
+/// One metric's answer: `worth.<metric> = {nu, lo, hi, bound}` in the CLI's JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricWorth {
+    pub metric: WorthMetric,
+    /// ν from the split seeds' mean human curve and mean source level; `None` when bounded.
+    pub nu: Option<f64>,
+    /// 2.5th and 97.5th percentiles over the resamples of every split (`None`: that end lies
+    /// below 1 or above |P|).
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    pub bound: Option<Bound>,
+    /// The source's level d_m(p_S, p_R), mean over splits.
+    pub source: Option<f64>,
+    /// The mean human curve over splits, per grid N.
+    pub human: Vec<(u32, Option<f64>)>,
+    /// The curve's first N with a value (1, or 2 for entropy correlation): `Below` means "worth
+    /// fewer than this many humans".
+    pub floor: u32,
+}
+
+impl MetricWorth {
+    /// "worth 4.2 humans [3.6, 4.9]", "worth fewer than 1 human", "worth more than 50 humans".
+    pub fn words(&self, pool: u32) -> String {
+        let floor = self.floor;
+        let end = |x: Option<f64>, below: bool| match x {
+            Some(v) => format!("{v:.1}"),
+            None if below => format!("<{floor}"),
+            None => format!(">{pool}"),
+        };
+        // A bound keeps its interval when the resamples reach inside the curve.
+        let iv = match (self.lo, self.hi) {
+            (None, None) => String::new(),
+            (lo, hi) => format!(" [{}, {}]", end(lo, true), end(hi, false)),
+        };
+        match (self.bound, self.nu) {
+            (Some(Bound::Below), _) if floor == 1 => format!("worth fewer than 1 human{iv}"),
+            (Some(Bound::Below), _) => {
+                format!("worth fewer than {floor} humans (the curve starts at N = {floor}){iv}")
+            }
+            (Some(Bound::Above), _) => {
+                format!("worth more than {pool} humans (all the pool has){iv}")
+            }
+            (None, Some(nu)) => format!(
+                "worth {nu:.1} humans [{}, {}]",
+                end(self.lo, true),
+                end(self.hi, false)
+            ),
+            (None, None) => "undefined".into(),
+        }
+    }
+}
+
+/// The whole answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Worth {
+    /// Items in both files and used (each with ≥ 2 human votes and ≥ 1 source vote).
+    pub items: usize,
+    /// Ids only in the human file, only in the source file, and shared items left out (fewer
+    /// than 2 human votes or no source vote).
+    pub only_humans: Vec<String>,
+    pub only_source: Vec<String>,
+    pub left_out: Vec<String>,
+    /// The largest pool size |P| (the human curve's last N).
+    pub pool: u32,
+    pub metrics: Vec<MetricWorth>,
+    /// Li, Yu & Li's closed form with the finite reference, mean over splits: J / E with
+    /// J = mean 1 − ‖p_R‖², E = mean ‖p_S − p_R‖².
+    pub j_over_e: Option<f64>,
+    /// The squared error's ν in closed form, mean over splits, where every item's pool has the
+    /// same size M: the human curve is B + V (M/N − 1)/(M − 1) (B the mean ‖p_P − p_R‖², V the
+    /// mean 1 − ‖p_P‖²), so ν = M / (1 + (E − B)(M − 1)/V) — what the interpolated ν must agree
+    /// with. `None` for ragged pools or a source outside the curve.
+    pub closed_form_nu: Option<f64>,
+}
+
+impl Worth {
+    pub fn get(&self, m: WorthMetric) -> Option<&MetricWorth> {
+        self.metrics.iter().find(|w| w.metric == m)
+    }
+}
+
+/// Why a measurement cannot be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WorthError {
+    #[error("the source's classes ({theirs}) are not the human file's ({humans}); relabel one of them so both name the same classes (a source may use fewer of them, in any order and case; e, n and c stand for entailment, neutral and contradiction)")]
+    Classes { humans: String, theirs: String },
+    #[error("no item id is in both files ({humans} human items, {theirs} source items, e.g. {example_h:?} and {example_s:?})")]
+    NoSharedItems {
+        humans: usize,
+        theirs: usize,
+        example_h: String,
+        example_s: String,
+    },
+    #[error("the reference share must be strictly between 0 and 1 (got {0})")]
+    BadShare(f64),
+    #[error("splits and repeats must be at least 1")]
+    NoSplits,
+    #[error("after the reference split no item has 2 or more pool votes: the human curve needs N = 1 and 2 at least")]
+    ShortPool,
+    #[error(transparent)]
+    Curves(#[from] curves::CurveError),
+}
+
+/// The human class each source class names: the same name, the same name in another case, or
+/// one of the documented aliases — the NLI letters `e`, `n`, `c` for entailment, neutral and
+/// contradiction (what LLM judges are often asked to answer). `None` if a class has no match.
+pub fn class_map(humans: &[String], source: &[String]) -> Option<Vec<usize>> {
+    let alias = |s: &str| -> String {
+        match s.to_lowercase().as_str() {
+            "e" => "entailment".into(),
+            "n" => "neutral".into(),
+            "c" => "contradiction".into(),
+            other => other.to_string(),
+        }
+    };
+    let mut used = vec![false; humans.len()];
+    let mut map = Vec::with_capacity(source.len());
+    for c in source {
+        let j = humans
+            .iter()
+            .position(|h| h == c)
+            .or_else(|| humans.iter().position(|h| h.to_lowercase() == alias(c)))?;
+        if std::mem::replace(&mut used[j], true) {
+            return None;
+        }
+        map.push(j);
+    }
+    Some(map)
+}
+
+/// The shared items of both tables, in the human file's order and the human file's classes (the
+/// source's relabelled by [`class_map`]), and the ids in only one.
+pub fn match_items(
+    humans: &VoteTable,
+    source: &VoteTable,
+) -> Result<(VoteTable, VoteTable, Vec<String>, Vec<String>), WorthError> {
+    let k = humans.num_classes();
+    let map = class_map(humans.classes(), source.classes()).ok_or_else(|| WorthError::Classes {
+        humans: humans.classes().join(", "),
+        theirs: source.classes().join(", "),
+    })?;
+    let relabel = |c: &[u32]| {
+        let mut out = vec![0u32; k];
+        for (&v, &j) in c.iter().zip(&map) {
+            out[j] += v;
+        }
+        out
+    };
+    let at: std::collections::HashMap<&str, usize> = source
+        .item_ids()
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let (mut ids, mut sc, mut only_h) = (Vec::new(), Vec::new(), Vec::new());
+    let mut used = vec![false; source.num_items()];
+    for id in humans.item_ids() {
+        match at.get(id.as_str()) {
+            Some(&j) => {
+                used[j] = true;
+                ids.push(id.clone());
+                sc.extend(relabel(source.counts(j)));
+            }
+            None => only_h.push(id.clone()),
+        }
+    }
+    if ids.is_empty() {
+        return Err(WorthError::NoSharedItems {
+            humans: humans.num_items(),
+            theirs: source.num_items(),
+            example_h: humans.item_ids().first().cloned().unwrap_or_default(),
+            example_s: source.item_ids().first().cloned().unwrap_or_default(),
+        });
+    }
+    let only_s = source
+        .item_ids()
+        .iter()
+        .zip(&used)
+        .filter(|(_, &u)| !u)
+        .map(|(id, _)| id.clone())
+        .collect();
+    let classes = humans.classes().to_vec();
+    let rows: Vec<usize> = humans
+        .item_ids()
+        .iter()
+        .enumerate()
+        .filter(|(_, id)| at.contains_key(id.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    Ok((
+        select(humans, &rows),
+        VoteTable::new(classes, ids, sc),
+        only_h,
+        only_s,
+    ))
+}
+
+/// The rows `rows` of a table, in that order, with their per-annotator rows when it has them (so a
+/// reference split can still go by annotator).
+fn select(t: &VoteTable, rows: &[usize]) -> VoteTable {
+    let sub = t.reordered(rows);
+    if t.annotations().is_empty() {
+        return sub;
+    }
+    let mut new_index = vec![u32::MAX; t.num_items()];
+    for (j, &r) in rows.iter().enumerate() {
+        new_index[r] = j as u32;
+    }
+    let ann = t
+        .annotations()
+        .iter()
+        .filter(|a| new_index[a.item as usize] != u32::MAX)
+        .map(|a| crate::votes::Annotation {
+            item: new_index[a.item as usize],
+            ..*a
+        })
+        .collect();
+    sub.with_annotations(t.annotator_ids().to_vec(), ann)
+}
+
+/// The matched, kept items: humans (with their per-annotator rows) and the source's counts in the
+/// same order, and what was left out on the way.
+struct Prepared {
+    h: VoteTable,
+    s: VoteTable,
+    only_humans: Vec<String>,
+    only_source: Vec<String>,
+    left_out: Vec<String>,
+}
+
+fn prepare_items(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+) -> Result<Prepared, WorthError> {
+    if !(cfg.reference_share > 0.0 && cfg.reference_share < 1.0) {
+        return Err(WorthError::BadShare(cfg.reference_share));
+    }
+    if cfg.splits == 0 || cfg.repeats == 0 {
+        return Err(WorthError::NoSplits);
+    }
+    let (h, s, only_humans, only_source) = match_items(humans, source)?;
+    // Items the source has no vote for say nothing about it.
+    let keep: Vec<usize> = (0..s.num_items()).filter(|&i| s.total(i) > 0).collect();
+    let left_out = (0..s.num_items())
+        .filter(|&i| s.total(i) == 0)
+        .map(|i| s.item_ids()[i].clone())
+        .collect();
+    Ok(Prepared {
+        h: select(&h, &keep),
+        s: s.reordered(&keep),
+        only_humans,
+        only_source,
+        left_out,
+    })
+}
+
+/// Measures `source` in humans of `humans` (see the module docs).
+pub fn worth(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+) -> Result<Worth, WorthError> {
+    let mut p = prepare_items(humans, source, cfg)?;
+    let splits = human::prepare(&p.h, cfg)?;
+    let s = &p.s;
+    let m = measure::measure(&splits, &|i| Some(s.counts(i).to_vec()), true);
+    p.left_out.extend(splits[0].left_out.iter().cloned());
+    Ok(Worth {
+        items: p.h.num_items() - splits[0].left_out.len(),
+        only_humans: p.only_humans,
+        only_source: p.only_source,
+        left_out: p.left_out,
+        pool: *splits[0].grid.last().unwrap_or(&1),
+        metrics: m.metrics,
+        j_over_e: m.j_over_e,
+        closed_form_nu: m.closed_form_nu,
+    })
+}
+
+/// ν of a panel of j of its J annotators, per metric: `panel.<metric> = [{j, nu, lo, hi}]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelPoint {
+    pub j: u32,
+    /// Mean over the subsets; `lo`, `hi` their 2.5th and 97.5th percentiles (a subset whose ν is
+    /// bounded counts at that end: `None` there).
+    pub nu: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    /// Subsets measured, and how many were below or above the human curve.
+    pub subsets: u32,
+    pub below: u32,
+    pub above: u32,
+}
+
+/// A panel's saturation curve ν_m(j) and each annotator's own ν_m (which judge is worth most, for
+/// which metric).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Panel {
+    pub annotators: Vec<String>,
+    pub curve: Vec<(WorthMetric, Vec<PanelPoint>)>,
+    /// Per annotator (in `annotators` order), its ν per metric with intervals.
+    pub each: Vec<Vec<MetricWorth>>,
+}
+
+/// The panel view of a source with per-annotator rows (long format or judge files): for j = 1..J,
+/// `subsets` seeded random sets of j annotators (without replacement) each measured against the
+/// same human side; and every annotator alone, with item-resample intervals.
+pub fn panel(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+    subsets: u32,
+) -> Result<Option<Panel>, WorthError> {
+    if source.annotations().is_empty() {
+        return Ok(None);
+    }
+    let p = prepare_items(humans, source, cfg)?;
+    let splits = human::prepare(&p.h, cfg)?;
+    let map = class_map(humans.classes(), source.classes()).expect("checked by match_items");
+    // Per kept item: its (annotator, class) votes.
+    let at: std::collections::HashMap<&str, usize> =
+        p.s.item_ids()
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+    let mut votes: Vec<Vec<(u32, usize)>> = vec![Vec::new(); p.s.num_items()];
+    for a in source.annotations() {
+        if let Some(&i) = at.get(source.item_ids()[a.item as usize].as_str()) {
+            votes[i].push((a.annotator, map[a.label as usize]));
+        }
+    }
+    let k = humans.num_classes();
+    let count = |i: usize, who: &[bool]| -> Option<Vec<u32>> {
+        let mut c = vec![0u32; k];
+        for &(a, l) in &votes[i] {
+            if who[a as usize] {
+                c[l] += 1;
+            }
+        }
+        (c.iter().sum::<u32>() > 0).then_some(c)
+    };
+    let na = source.annotator_ids().len();
+    let each = (0..na)
+        .map(|a| {
+            let who: Vec<bool> = (0..na).map(|b| b == a).collect();
+            measure::measure(&splits, &|i| count(i, &who), true).metrics
+        })
+        .collect();
+    let mut curve: Vec<(WorthMetric, Vec<PanelPoint>)> =
+        WorthMetric::ALL.iter().map(|&m| (m, Vec::new())).collect();
+    for j in 1..=na {
+        let mut per_metric: Vec<Vec<f64>> = vec![Vec::new(); WorthMetric::ALL.len()];
+        for r in 0..subsets {
+            let mut order: Vec<usize> = (0..na).collect();
+            let mut rng = crate::sample::stream(cfg.seed, 0x3E_71, j as u64, r as u64);
+            crate::sample::partial_shuffle(&mut order, j, &mut rng);
+            let mut who = vec![false; na];
+            for &a in &order[..j] {
+                who[a] = true;
+            }
+            let m = measure::measure(&splits, &|i| count(i, &who), false);
+            for (mi, w) in m.metrics.iter().enumerate() {
+                per_metric[mi].push(match (w.nu, w.bound) {
+                    (Some(n), _) => n,
+                    (None, Some(Bound::Below)) => f64::NEG_INFINITY,
+                    (None, Some(Bound::Above)) => f64::INFINITY,
+                    (None, None) => f64::NAN,
+                });
+            }
+        }
+        for (mi, v) in per_metric.iter_mut().enumerate() {
+            v.retain(|x| !x.is_nan());
+            v.sort_by(f64::total_cmp);
+            let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+            let pct = |q: f64| {
+                (!v.is_empty())
+                    .then(|| curves::quantile(v, q))
+                    .filter(|x| x.is_finite())
+            };
+            curve[mi].1.push(PanelPoint {
+                j: j as u32,
+                nu: (!finite.is_empty() && finite.len() == v.len())
+                    .then(|| finite.iter().sum::<f64>() / finite.len() as f64),
+                lo: pct(0.025),
+                hi: pct(0.975),
+                subsets: v.len() as u32,
+                below: v.iter().filter(|x| **x == f64::NEG_INFINITY).count() as u32,
+                above: v.iter().filter(|x| **x == f64::INFINITY).count() as u32,
+            });
+        }
+    }
+    Ok(Some(Panel {
+        annotators: source.annotator_ids().to_vec(),
+        curve,
+        each,
+    }))
+}

@@ -1,0 +1,209 @@
+//! `annosat worth`: what another vote source (an LLM panel, experts, a second crowd) is worth in
+//! human annotators, per metric, with intervals over items and reference splits
+//! (annosat_core::worth; the definition is in ARCHITECTURE.md and docs/worth.md).
+
+use crate::curves_cmd::Format;
+use annosat_core::worth::{self, WorthConfig};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The human vote file (wide counts or long `item_id,annotator_id,label`).
+    #[arg(long)]
+    votes: PathBuf,
+    /// The human votes in long format (e.g. the dataset's annotations.csv): the reference is then
+    /// split by annotator, so no person is on both sides.
+    #[arg(long)]
+    annotations: Option<PathBuf>,
+    /// The other source's votes on the same items: a vote file in the same formats and classes, or
+    /// the judge-votes format (one `<judge>.jsonl` per judge with `uid`, `label`, `parse_fail`; a
+    /// folder of them is a panel).
+    #[arg(long)]
+    source: PathBuf,
+    /// Share of each item's human votes (or of the annotators) kept as the reference.
+    #[arg(long, default_value_t = 0.5)]
+    reference_share: f64,
+    /// Item resamples per reference split, for the intervals.
+    #[arg(long, default_value_t = 200)]
+    bootstrap: u32,
+    /// Reference splits (seeds `--split-seed`, +1, …).
+    #[arg(long, default_value_t = 3)]
+    splits: u32,
+    #[arg(long, default_value_t = 42)]
+    split_seed: u64,
+    /// Repeats of the human subsampling per split.
+    #[arg(long, default_value_t = 20)]
+    repeats: u32,
+    /// For a source with annotator ids (long format, judge files): random subsets per panel size j
+    /// for the panel's curve ν(j) (0: no panel view).
+    #[arg(long, default_value_t = 10)]
+    panel_subsets: u32,
+    /// csv: `metric,nu,lo,hi,bound,source_level`; json: `{worth: {<metric>: {nu, lo, hi, bound}}, …}`.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let mut humans = crate::util::load_votes(&a.votes, false)?;
+    if let Some(p) = &a.annotations {
+        let long = crate::util::load_votes(p, false)?;
+        humans = humans
+            .attach_annotations(&long)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{} does not match {}", p.display(), a.votes.display()))?;
+    }
+    let source = load_source(&a.source)?;
+    let cfg = WorthConfig {
+        reference_share: a.reference_share,
+        seed: a.split_seed,
+        splits: a.splits,
+        repeats: a.repeats,
+        bootstrap: a.bootstrap,
+        alpha: None,
+    };
+    let w = worth::worth(&humans, &source, &cfg)
+        .with_context(|| format!("{} against {}", a.source.display(), a.votes.display()))?;
+    eprintln!(
+        "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {:.0}% of each item's human votes, pool up to {} votes; {} splits × {} item resamples",
+        w.items,
+        w.only_humans.len(),
+        w.only_source.len(),
+        w.left_out.len(),
+        a.reference_share * 100.0,
+        w.pool,
+        a.splits,
+        a.bootstrap
+    );
+    for m in &w.metrics {
+        eprintln!("  {}: {}", m.metric.key(), m.words(w.pool));
+    }
+    let panel = if a.panel_subsets > 0 {
+        worth::panel(&humans, &source, &cfg, a.panel_subsets)?
+    } else {
+        None
+    };
+    if let Some(p) = &panel {
+        eprintln!(
+            "panel of {} annotators: ν by panel size j (mean over {} random subsets each):",
+            p.annotators.len(),
+            a.panel_subsets
+        );
+        for (metric, pts) in &p.curve {
+            let line: Vec<String> = pts
+                .iter()
+                .map(|q| match q.nu {
+                    Some(nu) => format!("j={} {nu:.1}", q.j),
+                    None => format!("j={} ({} below, {} above the curve)", q.j, q.below, q.above),
+                })
+                .collect();
+            eprintln!("  {}: {}", metric.key(), line.join(", "));
+        }
+    }
+    match a.format {
+        Format::Json => {
+            let mut out = serde_json::Map::new();
+            let mut by = serde_json::Map::new();
+            for m in &w.metrics {
+                by.insert(
+                    m.metric.key().into(),
+                    serde_json::json!({"nu": m.nu, "lo": m.lo, "hi": m.hi, "bound": m.bound, "source_level": m.source, "human": m.human}),
+                );
+            }
+            out.insert("worth".into(), by.into());
+            out.insert("items".into(), w.items.into());
+            out.insert("pool".into(), w.pool.into());
+            out.insert("only_humans".into(), w.only_humans.len().into());
+            out.insert("only_source".into(), w.only_source.len().into());
+            out.insert("j_over_e".into(), serde_json::json!(w.j_over_e));
+            out.insert("closed_form_nu".into(), serde_json::json!(w.closed_form_nu));
+            if let Some(p) = &panel {
+                let mut curve = serde_json::Map::new();
+                for (metric, pts) in &p.curve {
+                    curve.insert(metric.key().into(), serde_json::to_value(pts)?);
+                }
+                out.insert("panel".into(), curve.into());
+                let mut each = serde_json::Map::new();
+                for (id, ms) in p.annotators.iter().zip(&p.each) {
+                    let mut by = serde_json::Map::new();
+                    for m in ms {
+                        by.insert(
+                            m.metric.key().into(),
+                            serde_json::json!({"nu": m.nu, "lo": m.lo, "hi": m.hi, "bound": m.bound}),
+                        );
+                    }
+                    each.insert(id.clone(), by.into());
+                }
+                out.insert("annotators".into(), each.into());
+            }
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        }
+        Format::Csv => {
+            println!("metric,nu,lo,hi,bound,source_level");
+            let o = |x: Option<f64>| x.map(|x| format!("{x:.4}")).unwrap_or_default();
+            for m in &w.metrics {
+                let bound = match m.bound {
+                    Some(b) => serde_json::to_value(b)?.as_str().unwrap_or("").to_string(),
+                    None => String::new(),
+                };
+                println!(
+                    "{},{},{},{},{},{}",
+                    m.metric.key(),
+                    o(m.nu),
+                    o(m.lo),
+                    o(m.hi),
+                    bound,
+                    o(m.source)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A vote file, or a judge panel (a folder of `.jsonl` files, or one) read through the long-format
+/// importer.
+fn load_source(path: &std::path::Path) -> Result<annosat_core::VoteTable> {
+    let jsonl = |p: &std::path::Path| p.extension().is_some_and(|e| e == "jsonl");
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| jsonl(p))
+            .collect();
+        v.sort();
+        if v.is_empty() {
+            anyhow::bail!("{} holds no .jsonl judge files", path.display());
+        }
+        v
+    } else if jsonl(path) {
+        vec![path.to_path_buf()]
+    } else {
+        return crate::util::load_votes(path, false);
+    };
+    let mut judges = Vec::new();
+    for f in &files {
+        let name = f
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        judges.push((
+            name,
+            std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+        ));
+    }
+    let (csv, report) = annosat_core::import::judges::panel_to_long_csv(&judges)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("{} is not a judge panel", path.display()))?;
+    eprintln!(
+        "judge panel: {} judges, {} labels, {} parse failures left out",
+        report.judges.len(),
+        report.judges.iter().map(|j| j.1).sum::<usize>(),
+        report.parse_failures()
+    );
+    let (table, _) =
+        annosat_core::parse_votes(csv.as_bytes(), &annosat_core::ImportOptions::default())
+            .with_context(|| format!("{}: the judges' votes", path.display()))?;
+    Ok(table)
+}
