@@ -16,8 +16,8 @@ pub struct Args {
     /// split by annotator, so no person is on both sides.
     #[arg(long)]
     annotations: Option<PathBuf>,
-    /// The other source's votes on the same items: a vote file in the same formats and classes, or
-    /// the judge-votes format (one `<judge>.jsonl` per judge with `uid`, `label`, `parse_fail`; a
+    /// The other source's votes on the same items: a vote file in the same formats and classes, a
+    /// `gold.csv` (`item_id,gold`: one expert label per item), or the judge-votes format (one `<judge>.jsonl` per judge with `uid`, `label`, `parse_fail`; a
     /// folder of them is a panel).
     #[arg(long)]
     source: PathBuf,
@@ -179,6 +179,17 @@ fn load_source(path: &std::path::Path) -> Result<annosat_core::VoteTable> {
     } else if jsonl(path) {
         vec![path.to_path_buf()]
     } else {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        if annosat_core::import::gold::is_gold_header(&bytes) {
+            // `item_id,gold`: one expert label per item, as one annotator.
+            let csv = annosat_core::import::gold::gold_to_long_csv(&bytes)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{} is not a gold file", path.display()))?;
+            let (table, _) =
+                annosat_core::parse_votes(csv.as_bytes(), &annosat_core::ImportOptions::default())?;
+            return Ok(table);
+        }
         return crate::util::load_votes(path, false);
     };
     let mut judges = Vec::new();

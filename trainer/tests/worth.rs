@@ -110,6 +110,27 @@ fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused()
     assert!(j["annotators"]["judge-a"]["jsd"].is_object());
     assert!(err.contains("panel of 2 annotators"), "{err}");
 
+    // An expert's gold label (`item_id,gold`) is one annotator with one vote per item.
+    let rte = data_dir().join("snow2008_rte");
+    let out = annosat(&[
+        "worth",
+        "--votes",
+        rte.join("votes.csv").to_str().unwrap(),
+        "--source",
+        rte.join("gold.csv").to_str().unwrap(),
+        "--bootstrap",
+        "20",
+        "--splits",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (j["items"].as_u64(), j["pool"].as_u64()),
+        (Some(800), Some(5))
+    );
+
     // Another set of classes: refused with both lists named.
     let tmp = std::env::temp_dir().join("annosat-worth-test");
     std::fs::create_dir_all(&tmp).unwrap();

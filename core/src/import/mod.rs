@@ -14,6 +14,7 @@
 //! [`ImportError`] with line/column and a fix; the parser never panics (property-tested).
 
 mod error;
+pub mod gold;
 pub mod judges;
 mod long;
 mod open;

@@ -204,7 +204,7 @@ impl Worth {
 /// Why a measurement cannot be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum WorthError {
-    #[error("the source's classes ({theirs}) are not the human file's ({humans}); relabel one of them so both name the same classes (a source may use fewer of them, in any order and case; e, n and c stand for entailment, neutral and contradiction)")]
+    #[error("the source's classes ({theirs}) are not the human file's ({humans}); relabel one of them so both name the same classes (a source may use fewer of them, in any order and case; e, n and c stand for entailment, neutral and contradiction, 1 and 2 for hyp1 and hyp2)")]
     Classes { humans: String, theirs: String },
     #[error("no item id is in both files ({humans} human items, {theirs} source items, e.g. {example_h:?} and {example_s:?})")]
     NoSharedItems {
@@ -225,13 +225,17 @@ pub enum WorthError {
 
 /// The human class each source class names: the same name, the same name in another case, or
 /// one of the documented aliases — the NLI letters `e`, `n`, `c` for entailment, neutral and
-/// contradiction (what LLM judges are often asked to answer). `None` if a class has no match.
+/// contradiction, and `1`, `2` for αNLI's `hyp1`, `hyp2` (what LLM judges are often asked to
+/// answer). `None` if a class has no match.
 pub fn class_map(humans: &[String], source: &[String]) -> Option<Vec<usize>> {
     let alias = |s: &str| -> String {
         match s.to_lowercase().as_str() {
             "e" => "entailment".into(),
             "n" => "neutral".into(),
             "c" => "contradiction".into(),
+            // αNLI's two hypotheses, as judges answer them.
+            "1" => "hyp1".into(),
+            "2" => "hyp2".into(),
             other => other.to_string(),
         }
     };
@@ -425,7 +429,8 @@ pub struct Panel {
     pub each: Vec<Vec<MetricWorth>>,
 }
 
-/// The panel view of a source with per-annotator rows (long format or judge files): for j = 1..J,
+/// The panel view of a source with per-annotator rows (long format or judge files) and at least
+/// two annotators: for j = 1..J,
 /// `subsets` seeded random sets of j annotators (without replacement) each measured against the
 /// same human side; and every annotator alone, with item-resample intervals.
 pub fn panel(
@@ -434,7 +439,8 @@ pub fn panel(
     cfg: &WorthConfig,
     subsets: u32,
 ) -> Result<Option<Panel>, WorthError> {
-    if source.annotations().is_empty() {
+    // A panel needs at least two annotators (a gold file is one).
+    if source.annotations().is_empty() || source.annotator_ids().len() < 2 {
         return Ok(None);
     }
     let p = prepare_items(humans, source, cfg)?;

@@ -190,6 +190,8 @@ fn source_classes_map_by_name_case_and_the_nli_letters() {
         "two names for one class"
     );
     assert_eq!(class_map(&h, &s(&["yes", "no"])), None);
+    let a: Vec<String> = ["hyp1", "hyp2"].map(String::from).to_vec();
+    assert_eq!(class_map(&a, &s(&["2", "1"])), Some(vec![1, 0]));
 }
 
 #[test]
