@@ -2,29 +2,47 @@
 //! annotators, and files that do not fit get messages that say why.
 
 mod common;
-use common::{annosat, data_dir};
-use std::process::Command;
+use common::data_dir;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `annosat worth` with few resamples (a quick run), JSON out.
+fn quick(votes: &Path, source: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_annosat"))
+        .args([
+            "worth",
+            "--votes",
+            votes.to_str().unwrap(),
+            "--source",
+            source.to_str().unwrap(),
+        ])
+        .args([
+            "--bootstrap",
+            "20",
+            "--splits",
+            "1",
+            "--repeats",
+            "5",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("run annosat")
+}
+
+/// The JSON of a quick run that must succeed.
+fn quick_json(votes: &Path, source: &Path) -> (serde_json::Value, String) {
+    let o = quick(votes, source);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    (serde_json::from_slice(&o.stdout).unwrap(), err)
+}
 
 #[test]
 fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused() {
     let d = data_dir().join("chaosnli_snli");
     let (votes, old5) = (d.join("votes.csv"), d.join("votes_old5.csv"));
-    let out = annosat(&[
-        "worth",
-        "--votes",
-        votes.to_str().unwrap(),
-        "--source",
-        old5.to_str().unwrap(),
-        "--bootstrap",
-        "20",
-        "--splits",
-        "1",
-        "--repeats",
-        "5",
-        "--format",
-        "json",
-    ]);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (j, _) = quick_json(&votes, &old5);
     assert_eq!(j["items"], 1514);
     assert_eq!(j["pool"], 50);
     for m in [
@@ -76,31 +94,11 @@ fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused()
         }
         std::fs::write(panel.join(format!("{judge}.jsonl")), lines).unwrap();
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_annosat"))
-        .args([
-            "worth",
-            "--votes",
-            votes.to_str().unwrap(),
-            "--source",
-            panel.to_str().unwrap(),
-            "--bootstrap",
-            "20",
-            "--splits",
-            "1",
-            "--repeats",
-            "5",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (j, err) = quick_json(&votes, &panel);
     assert!(
         err.contains("2 judges, 399 labels, 1 parse failures left out"),
         "{err}"
     );
-    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         (j["items"].as_u64(), j["only_humans"].as_u64()),
         (Some(200), Some(1314))
@@ -112,20 +110,7 @@ fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused()
 
     // An expert's gold label (`item_id,gold`) is one annotator with one vote per item.
     let rte = data_dir().join("snow2008_rte");
-    let out = annosat(&[
-        "worth",
-        "--votes",
-        rte.join("votes.csv").to_str().unwrap(),
-        "--source",
-        rte.join("gold.csv").to_str().unwrap(),
-        "--bootstrap",
-        "20",
-        "--splits",
-        "1",
-        "--format",
-        "json",
-    ]);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (j, _) = quick_json(&rte.join("votes.csv"), &rte.join("gold.csv"));
     assert_eq!(
         (j["items"].as_u64(), j["pool"].as_u64()),
         (Some(800), Some(5))
@@ -146,16 +131,7 @@ fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused()
         (&bad, "are not the human file's"),
         (&strangers, "no item id is in both files"),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_annosat"))
-            .args([
-                "worth",
-                "--votes",
-                votes.to_str().unwrap(),
-                "--source",
-                file.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
+        let o = quick(&votes, file);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success() && err.contains(want), "{err}");
     }

@@ -95,6 +95,27 @@ pub(super) fn locate(
     }
 }
 
+/// A ν, or a bound as −∞ / +∞ (so bounded resamples or subsets sort to their end); NaN where the
+/// metric is undefined.
+pub(super) fn as_number((nu, bound): (Option<f64>, Option<Bound>)) -> f64 {
+    match (nu, bound) {
+        (Some(n), _) => n,
+        (None, Some(Bound::Below)) => f64::NEG_INFINITY,
+        (None, Some(Bound::Above)) => f64::INFINITY,
+        (None, None) => f64::NAN,
+    }
+}
+
+/// The 2.5th and 97.5th percentiles of sorted νs; `None` for an end that lies past the curve.
+pub(super) fn ends(sorted: &[f64]) -> (Option<f64>, Option<f64>) {
+    let pct = |q: f64| {
+        (!sorted.is_empty())
+            .then(|| crate::curves::quantile(sorted, q))
+            .filter(|v| v.is_finite())
+    };
+    (pct(0.025), pct(0.975))
+}
+
 fn mean_of(v: impl Iterator<Item = Option<f64>>) -> Option<f64> {
     let d: Vec<f64> = v.flatten().collect();
     (!d.is_empty()).then(|| d.iter().sum::<f64>() / d.len() as f64)
@@ -139,26 +160,18 @@ pub(super) fn measure(
                 for (sp, t) in splits.iter().zip(&per) {
                     for (hb, w) in sp.human_boot.iter().zip(&sp.weights) {
                         if let Some(l) = level(t, Some(w), metric) {
-                            nus.push(match locate(&sp.grid, &hb[mi], l, metric) {
-                                (Some(n), _) => n,
-                                (None, Some(Bound::Below)) => f64::NEG_INFINITY,
-                                (None, _) => f64::INFINITY,
-                            });
+                            nus.push(as_number(locate(&sp.grid, &hb[mi], l, metric)));
                         }
                     }
                 }
             }
             nus.sort_by(f64::total_cmp);
-            let pct = |q: f64| {
-                (!nus.is_empty())
-                    .then(|| crate::curves::quantile(&nus, q))
-                    .filter(|v| v.is_finite())
-            };
+            let (lo, hi) = ends(&nus);
             MetricWorth {
                 metric,
                 nu,
-                lo: pct(0.025),
-                hi: pct(0.975),
+                lo,
+                hi,
                 bound,
                 source: lvl,
                 floor: grid

@@ -490,29 +490,20 @@ pub fn panel(
             }
             let m = measure::measure(&splits, &|i| count(i, &who), false);
             for (mi, w) in m.metrics.iter().enumerate() {
-                per_metric[mi].push(match (w.nu, w.bound) {
-                    (Some(n), _) => n,
-                    (None, Some(Bound::Below)) => f64::NEG_INFINITY,
-                    (None, Some(Bound::Above)) => f64::INFINITY,
-                    (None, None) => f64::NAN,
-                });
+                per_metric[mi].push(measure::as_number((w.nu, w.bound)));
             }
         }
         for (mi, v) in per_metric.iter_mut().enumerate() {
             v.retain(|x| !x.is_nan());
             v.sort_by(f64::total_cmp);
             let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-            let pct = |q: f64| {
-                (!v.is_empty())
-                    .then(|| curves::quantile(v, q))
-                    .filter(|x| x.is_finite())
-            };
+            let (lo, hi) = measure::ends(v);
             curve[mi].1.push(PanelPoint {
                 j: j as u32,
                 nu: (!finite.is_empty() && finite.len() == v.len())
                     .then(|| finite.iter().sum::<f64>() / finite.len() as f64),
-                lo: pct(0.025),
-                hi: pct(0.975),
+                lo,
+                hi,
                 subsets: v.len() as u32,
                 below: v.iter().filter(|x| **x == f64::NEG_INFINITY).count() as u32,
                 above: v.iter().filter(|x| **x == f64::INFINITY).count() as u32,
