@@ -4,6 +4,7 @@
 use crate::rooms::models::{ModelsRoom, ModelsSt};
 use crate::rooms::plan::PlanRoom;
 use crate::rooms::repro::ReproRoom;
+use crate::rooms::sources::SourcesRoom;
 use crate::rooms::target::TargetRoom;
 use crate::side::{Controls, DataCard};
 use crate::state::{Room, St, Status, SYNTHETIC};
@@ -51,7 +52,7 @@ pub fn App() -> impl IntoView {
             "labels match the human distribution in KL by about N=10 but need N of 20–50 to rank items by "
             "ambiguity (Kohli 2026, " <a href="https://arxiv.org/abs/2605.29797">"arXiv 2605.29797"</a> "). "
             "Target side: how far the labels themselves are from their full-vote value. Models: what models "
-            "trained on N-vote labels learn, per training arm. Reproduction: published numbers beside ours. Plan: the curves beyond the votes your data have."
+            "trained on N-vote labels learn, per training arm. Reproduction: published numbers beside ours. Plan: the curves beyond the votes your data have. Sources: what another source of votes (LLM judges, an expert, a second crowd) is worth in annotators."
         </p>
         <nav class="tabs" role="tablist">
             {Room::ALL.map(|r| view! {
@@ -77,6 +78,7 @@ pub fn App() -> impl IntoView {
                 {move || (st.room.get() == Room::Models).then(|| view! { <ModelsRoom /> })}
                 {move || (st.room.get() == Room::Repro).then(|| view! { <ReproRoom /> })}
                 {move || (st.room.get() == Room::Plan).then(|| view! { <PlanRoom /> })}
+                {move || (st.room.get() == Room::Sources).then(|| view! { <SourcesRoom /> })}
             </main>
         </div>
     }

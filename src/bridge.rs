@@ -174,11 +174,16 @@ fn post_load(p: &mut Pool, l: &Load<JsValue>) {
 /// Tells the Plan room when a restart of the workers took its job with it (after the
 /// current borrow of the pool ends).
 fn tell_plan_if_lost(p: &mut Pool) {
-    if p.reqs.take_plan_lost() {
-        let handler = p.handler.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            handler(Answer::PlanStopped);
-        });
+    for (lost, answer) in [
+        (p.reqs.take_plan_lost(), Answer::PlanStopped),
+        (p.reqs.take_worth_lost(), Answer::WorthStopped),
+    ] {
+        if lost {
+            let handler = p.handler.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                handler(answer);
+            });
+        }
     }
 }
 
@@ -316,6 +321,15 @@ pub fn plan(job: annosat_app::protocol::PlanJob) {
     with_pool(|p| {
         let id = p.reqs.plan();
         post_to(p, 0, message(&Request::Plan { id, job }, None));
+    });
+}
+
+/// Asks the first worker to measure another vote source against the current dataset (the
+/// Sources room), without cancelling anything.
+pub fn worth(job: annosat_app::protocol::WorthJob) {
+    with_pool(|p| {
+        let id = p.reqs.worth();
+        post_to(p, 0, message(&Request::Worth { id, job }, None));
     });
 }
 

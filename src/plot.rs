@@ -57,6 +57,23 @@ pub fn frame<'a, DB: DrawingBackend + 'a>(
     caption: &str,
     y_desc: Option<&str>,
     x: XAxis,
+    y: (f64, f64),
+) -> Result<Chart<'a, DB>, String> {
+    let x_desc = if x.logx {
+        "annotators per item N (log scale)"
+    } else {
+        "annotators per item N"
+    };
+    frame_with(root, look, caption, (x_desc, y_desc), x, y)
+}
+
+/// [`frame`] with another x axis description (an axis of integers other than N).
+pub fn frame_with<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    look: Look,
+    caption: &str,
+    (x_desc, y_desc): (&str, Option<&str>),
+    x: XAxis,
     (lo, hi): (f64, f64),
 ) -> Result<Chart<'a, DB>, String> {
     root.fill(&WHITE).map_err(err)?;
@@ -81,21 +98,17 @@ pub fn frame<'a, DB: DrawingBackend + 'a>(
     };
     let y_label = |y: &f64| format!("{y:.decimals$}");
     let mut mesh = chart.configure_mesh();
-    mesh.x_desc(if logx {
-        "annotators per item N (log scale)"
-    } else {
-        "annotators per item N"
-    })
-    // N is an integer: with a short grid (say N ≤ 4) plotters' ten ticks would fall between
-    // integers and print as "1 1 2 2 …", so ask for at most one tick per N and blank the rest.
-    .x_labels(if logx {
-        10
-    } else {
-        (x.x_max as usize).clamp(2, 10)
-    })
-    .x_label_formatter(&x_label)
-    .y_label_formatter(&y_label)
-    .light_line_style(RGBColor(236, 236, 236));
+    mesh.x_desc(x_desc)
+        // N (or j) is an integer: with a short grid (say N ≤ 4) plotters' ten ticks would fall between
+        // integers and print as "1 1 2 2 …", so ask for at most one tick per N and blank the rest.
+        .x_labels(if logx {
+            10
+        } else {
+            (x.x_max as usize).clamp(2, 10)
+        })
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .light_line_style(RGBColor(236, 236, 236));
     if let Some(d) = y_desc {
         mesh.y_desc(d);
     }

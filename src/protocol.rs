@@ -7,6 +7,7 @@ use annosat_core::agreement::Agreement;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::summary::Summary;
+use annosat_core::worth::{Report, WorthConfig};
 use serde::{Deserialize, Serialize};
 
 /// How the bytes of a load are encoded.
@@ -37,6 +38,18 @@ pub enum Request {
     },
     /// The Plan room's work on the current table (one tool at a time).
     Plan { id: u64, job: PlanJob },
+    /// The Sources room's measurement of another vote source against the current table.
+    Worth { id: u64, job: WorthJob },
+}
+
+/// What the Sources room asks: `annosat worth` with these settings on the source's files (name,
+/// text: sources are CSV or JSONL text, read by `annosat_core::import::source`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorthJob {
+    pub config: WorthConfig,
+    /// Random annotator subsets per panel size (`--panel-subsets`; 0: no panel view).
+    pub subsets: u32,
+    pub files: Vec<(String, String)>,
 }
 
 /// What the Plan room asks: the CLI's `extrapolate`, `agree` or `adaptive`.
@@ -113,6 +126,13 @@ pub enum Response {
         outcome: PlanOutcome,
         ms: f64,
     },
+    /// The Sources room's measurement and what reading the source found.
+    Worthed {
+        id: u64,
+        report: Box<Report>,
+        notes: Vec<String>,
+        ms: f64,
+    },
     Error {
         id: u64,
         message: String,
@@ -125,7 +145,8 @@ impl Request {
             Request::Load { id, .. }
             | Request::Compute { id, .. }
             | Request::Items { id, .. }
-            | Request::Plan { id, .. } => *id,
+            | Request::Plan { id, .. }
+            | Request::Worth { id, .. } => *id,
         }
     }
 }

@@ -7,6 +7,7 @@
 use crate::protocol::{Format, PlanOutcome, Response};
 use annosat_core::curves::{Curves, ItemDraw};
 use annosat_core::summary::Summary;
+use annosat_core::worth::Report;
 use std::collections::HashMap;
 
 /// A dataset sent to the workers: its request id, format, payload (bundle bytes or the user's
@@ -58,6 +59,17 @@ pub enum Answer {
     /// The workers were replaced (a Stop, new data, a worker that died) while a Plan room job
     /// ran: it will never be answered.
     PlanStopped,
+    /// The Sources room's measurement (progress as `Progress` with stage "worth"), its failure
+    /// (said in the room) and its loss to a restart — as a Plan room job's.
+    Worthed {
+        report: Box<Report>,
+        notes: Vec<String>,
+        ms: f64,
+    },
+    WorthFailed {
+        message: String,
+    },
+    WorthStopped,
     /// A user's file was refused; the page keeps what it showed (the pool has put the last good
     /// dataset back).
     UploadFailed {
@@ -95,6 +107,7 @@ enum Kind {
     Compute,
     Items,
     Plan,
+    Worth,
 }
 
 /// The pool's requests. `P` is the load payload (a `JsValue` in the page, anything in tests).
@@ -106,10 +119,14 @@ pub struct Requests<P> {
     latest_compute: u64,
     latest_items: u64,
     latest_plan: u64,
-    /// Plan room jobs sent to worker 0 and not answered (not counted by [`Requests::busy`]).
+    latest_worth: u64,
+    /// Plan and Sources room jobs sent to worker 0 and not answered (not counted by
+    /// [`Requests::busy`]).
     planning: Vec<u64>,
-    /// A Plan room job was lost when the workers were replaced (the room must be told).
+    /// A Plan room job, a Sources room job, was lost when the workers were replaced (the room
+    /// must be told).
     plan_lost: bool,
+    worth_lost: bool,
     /// Loads whose answer the page must not see (a restore after a failure).
     quiet: Vec<u64>,
     pending: Option<Load<P>>,
@@ -139,8 +156,10 @@ impl<P: Clone> Requests<P> {
             latest_compute: 0,
             latest_items: 0,
             latest_plan: 0,
+            latest_worth: 0,
             planning: Vec::new(),
             plan_lost: false,
+            worth_lost: false,
             quiet: Vec::new(),
             pending: None,
             good: None,
@@ -181,6 +200,11 @@ impl<P: Clone> Requests<P> {
         std::mem::take(&mut self.plan_lost)
     }
 
+    /// The same for the Sources room's measurement.
+    pub fn take_worth_lost(&mut self) -> bool {
+        std::mem::take(&mut self.worth_lost)
+    }
+
     /// The last dataset that loaded, if it was a user's upload (its payload, for the model worker).
     pub fn good(&self) -> Option<&Load<P>> {
         self.good.as_ref()
@@ -189,9 +213,17 @@ impl<P: Clone> Requests<P> {
     /// The workers were replaced: what they had in flight is gone. Returns the dataset to load
     /// into the new ones (the one loading, or else the last good one).
     pub fn restarted(&mut self) -> Option<Load<P>> {
-        if !std::mem::take(&mut self.planning).is_empty() {
-            self.plan_lost = true;
+        for id in std::mem::take(&mut self.planning) {
+            match self.kinds.get(&id) {
+                Some(Kind::Worth) => self.worth_lost = true,
+                _ => self.plan_lost = true,
+            }
+        }
+        if self.plan_lost {
             self.latest_plan = self.latest_plan.max(self.next_id);
+        }
+        if self.worth_lost {
+            self.latest_worth = self.latest_worth.max(self.next_id);
         }
         self.outstanding = vec![0; self.workers];
         self.loaded.clear();
@@ -273,12 +305,23 @@ impl<P: Clone> Requests<P> {
         id
     }
 
+    /// Registers a Sources room measurement for worker 0; like a Plan room job, it cancels nothing.
+    pub fn worth(&mut self) -> u64 {
+        let id = self.next_id();
+        self.latest_worth = id;
+        self.planning.push(id);
+        self.kinds.insert(id, Kind::Worth);
+        self.outstanding[0] += 1;
+        id
+    }
+
     fn is_latest(&self, id: u64) -> bool {
         match self.kinds.get(&id) {
             Some(Kind::Load) => id == self.latest_load,
             Some(Kind::Compute) => id == self.latest_compute,
             Some(Kind::Items) => id == self.latest_items,
             Some(Kind::Plan) => id == self.latest_plan,
+            Some(Kind::Worth) => id == self.latest_worth,
             None => false,
         }
     }
@@ -298,6 +341,7 @@ impl<P: Clone> Requests<P> {
                 | Response::Curves { .. }
                 | Response::Items { .. }
                 | Response::Planned { .. }
+                | Response::Worthed { .. }
         ) {
             self.deaths = 0;
         }
@@ -396,6 +440,19 @@ impl<P: Clone> Requests<P> {
                 }
                 (Some(Answer::Planned { outcome, ms }), Action::None)
             }
+            Response::Worthed {
+                id,
+                report,
+                notes,
+                ms,
+            } => {
+                self.answered(worker);
+                self.planning.retain(|&e| e != id);
+                if id != self.latest_worth {
+                    return (None, Action::None);
+                }
+                (Some(Answer::Worthed { report, notes, ms }), Action::None)
+            }
             Response::Error { id, message } => {
                 self.answered(worker);
                 self.planning.retain(|&e| e != id);
@@ -424,8 +481,10 @@ impl<P: Clone> Requests<P> {
         if !self.is_latest(id) || self.quiet.contains(&id) {
             return (None, Action::None);
         }
-        if self.kinds.get(&id) == Some(&Kind::Plan) {
-            return (Some(Answer::PlanFailed { message }), Action::None);
+        match self.kinds.get(&id) {
+            Some(Kind::Plan) => return (Some(Answer::PlanFailed { message }), Action::None),
+            Some(Kind::Worth) => return (Some(Answer::WorthFailed { message }), Action::None),
+            _ => {}
         }
         match failed_load {
             // A bad upload: say why beside it; the workers get the last good dataset back (a
@@ -455,6 +514,7 @@ impl<P: Clone> Requests<P> {
         self.latest_load = self.latest_load.max(self.next_id);
         self.latest_compute = self.latest_compute.max(self.next_id);
         self.latest_plan = self.latest_plan.max(self.next_id);
+        self.latest_worth = self.latest_worth.max(self.next_id);
         self.next_id += 1;
     }
 

@@ -96,6 +96,8 @@ pub struct St {
     pub room: RwSignal<Room>,
     /// The Plan room's choices and results.
     pub plan: crate::rooms::plan::state::PlanSt,
+    /// The Sources room's choice and result.
+    pub sources: crate::rooms::sources::state::SourcesSt,
     /// The synthetic dataset's settings (used when `dataset` is [`SYNTHETIC`]).
     pub synth: RwSignal<annosat_core::synth::SynthConfig>,
 }
@@ -106,16 +108,24 @@ pub enum Room {
     Models,
     Repro,
     Plan,
+    Sources,
 }
 
 impl Room {
-    pub const ALL: [Room; 4] = [Room::Target, Room::Models, Room::Repro, Room::Plan];
+    pub const ALL: [Room; 5] = [
+        Room::Target,
+        Room::Models,
+        Room::Repro,
+        Room::Plan,
+        Room::Sources,
+    ];
     pub fn key(self) -> &'static str {
         match self {
             Room::Target => "target",
             Room::Models => "models",
             Room::Repro => "repro",
             Room::Plan => "plan",
+            Room::Sources => "sources",
         }
     }
     pub fn title(self) -> &'static str {
@@ -124,6 +134,7 @@ impl Room {
             Room::Models => "Models",
             Room::Repro => "Reproduction",
             Room::Plan => "Plan",
+            Room::Sources => "Sources",
         }
     }
     pub fn parse(s: &str) -> Option<Room> {
@@ -162,6 +173,7 @@ impl St {
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
             plan: crate::rooms::plan::state::PlanSt::new(),
+            sources: crate::rooms::sources::state::SourcesSt::new(),
             synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
     }
@@ -367,6 +379,7 @@ impl St {
     pub fn on_answer(&self, a: Answer) {
         match a {
             Answer::Progress { stage, done } if stage == "plan" => self.plan.progress(done),
+            Answer::Progress { stage, done } if stage == "worth" => self.sources.progress(done),
             Answer::Progress { stage, done } => self.busy(&stage, done),
             Answer::Planned { outcome, ms } => {
                 self.plan.finished(outcome, ms);
@@ -378,6 +391,9 @@ impl St {
                 .status
                 .set(crate::rooms::plan::state::PlanStatus::Failed(message)),
             Answer::PlanStopped => self.plan.interrupted(),
+            Answer::Worthed { report, notes, ms } => self.sources.finished(*report, notes, ms),
+            Answer::WorthFailed { message } => self.sources.failed(message),
+            Answer::WorthStopped => self.sources.interrupted(),
             Answer::Loaded {
                 summary,
                 notes,
@@ -394,6 +410,7 @@ impl St {
                 self.curves.set(None);
                 self.bands.set(None);
                 self.plan.clear();
+                self.sources.clear();
                 self.items.set(None);
                 self.summary.set(Some(summary));
                 self.set_n(self.n.get_untracked());

@@ -1,7 +1,8 @@
 //! The URL as the source of truth for a shareable view:
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
 //! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
-//! (its choices: the extrapolation's, α's level, the adaptive simulation's start).
+//! (its choices: the extrapolation's, α's level, the adaptive simulation's start); in the Sources
+//! room `&source=<key>` (a source the dataset ships; an upload is not kept).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
@@ -61,6 +62,7 @@ pub fn read(st: &St) -> Option<String> {
                 .parse::<u32>()
                 .into_iter()
                 .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
+            "source" => st.sources.wanted.set(Some(v)),
             "room" => crate::state::Room::parse(&v)
                 .into_iter()
                 .for_each(|r| st.room.set(r)),
@@ -99,6 +101,12 @@ pub fn sync(st: St) {
                 st.plan.level.get(),
                 st.plan.n0.get()
             ));
+        }
+        if st.room.get() == crate::state::Room::Sources {
+            let choice = st.sources.choice.get();
+            if let Some(k) = choice.as_ref().and_then(|c| c.key()) {
+                q.push_str(&format!("&source={}", js_sys::encode_uri_component(k)));
+            }
         }
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

@@ -192,6 +192,25 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 }
             }
         }),
+        Request::Worth { id, job } => TABLE.with(|c| match c.borrow().as_ref() {
+            None => Response::Error {
+                id,
+                message: "no dataset is loaded".into(),
+            },
+            Some(t) => {
+                let start = now_ms();
+                let mut p = progress(id, "worth");
+                match measure_source(t, job, &mut |d| p(d)) {
+                    Ok((report, notes)) => Response::Worthed {
+                        id,
+                        report: Box::new(report),
+                        notes,
+                        ms: now_ms() - start,
+                    },
+                    Err(message) => Response::Error { id, message },
+                }
+            }
+        }),
         Request::Items { id, config, n } => TABLE.with(|c| match c.borrow().as_ref() {
             None => Response::Error {
                 id,
@@ -322,4 +341,22 @@ fn plan(
                 .map_err(|e| e.to_string())
         }
     }
+}
+
+/// The Sources room's job: the source's files read by the core's one reader, then measured
+/// against the current table as `annosat worth` does.
+fn measure_source(
+    t: &VoteTable,
+    job: crate::protocol::WorthJob,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(annosat_core::worth::Report, Vec<String>), String> {
+    let files: Vec<(String, Vec<u8>)> = job
+        .files
+        .into_iter()
+        .map(|(n, text)| (n, text.into_bytes()))
+        .collect();
+    let read = annosat_core::import::source::read_source(&files)?;
+    let report = annosat_core::worth::report(t, &read.table, &job.config, job.subsets, progress)
+        .map_err(|e| e.to_string())?;
+    Ok((report, read.notes))
 }

@@ -26,7 +26,36 @@ pub struct IndexEntry {
     /// File with the votes (relative to the index), and with item texts when the dataset has them.
     pub file: String,
     pub texts: Option<String>,
+    /// Second vote sources shipped with the dataset (the Sources room's choices).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<SourceEntry>,
 }
+
+/// A second vote source on a bundled dataset's items: a vote or gold file as the dataset carries
+/// it (`annosat worth --source` reads the same file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceEntry {
+    /// Short name, kept in the URL (`source=`).
+    pub key: String,
+    /// What it is, in words.
+    pub title: String,
+    /// The file, relative to the index.
+    pub file: String,
+}
+
+/// The second sources a dataset folder may carry: (file in the folder, key, title).
+pub const SOURCE_FILES: [(&str, &str, &str); 2] = [
+    (
+        "votes_old5.csv",
+        "original5",
+        "the original dataset's 5 annotators per item",
+    ),
+    (
+        "gold.csv",
+        "gold",
+        "the gold label (one expert label per item)",
+    ),
+];
 
 pub fn encode(bundle: &Bundle) -> Vec<u8> {
     let mut out = MAGIC.to_vec();

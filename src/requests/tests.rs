@@ -418,3 +418,63 @@ fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
     assert!(r.take_plan_lost());
     assert_eq!(r.receive(0, answer(lost)).0, None);
 }
+
+/// The Sources room's measurement runs beside a Plan room job on worker 0: each channel answers
+/// only its latest request, fails in its own room, and is told separately when a restart took it.
+#[test]
+fn worth_jobs_have_their_own_channel_beside_the_plan_rooms() {
+    use annosat_core::worth::{report, WorthConfig};
+    let t = table();
+    let cfg = WorthConfig {
+        splits: 1,
+        repeats: 2,
+        bootstrap: 0,
+        ..Default::default()
+    };
+    let rep = report(&t, &t, &cfg, 0, &mut |_| {}).unwrap();
+    let answer = |id| Response::Worthed {
+        id,
+        report: Box::new(rep.clone()),
+        notes: vec![],
+        ms: 1.0,
+    };
+    let mut r = Requests::new(2);
+    load_ok(&mut r, "d");
+    let plan = r.plan();
+    let (old, new) = (r.worth(), r.worth());
+    assert!(
+        !r.busy(),
+        "room jobs queue on worker 0 without making the pool busy"
+    );
+    assert_eq!(r.receive(0, answer(old)).0, None, "stale");
+    assert!(matches!(
+        r.receive(0, answer(new)).0,
+        Some(Answer::Worthed { .. })
+    ));
+    let failing = r.worth();
+    assert_eq!(
+        r.receive(0, error(failing, "no item id is in both files"))
+            .0,
+        Some(Answer::WorthFailed {
+            message: "no item id is in both files".into()
+        })
+    );
+    // The plan job sent before is still the Plan room's latest.
+    let progress = Response::Progress {
+        id: plan,
+        stage: "plan".into(),
+        done: 0.5,
+    };
+    assert!(r.receive(0, progress).0.is_some());
+    let lost = r.worth();
+    let _ = r.cancel();
+    assert!(r.take_worth_lost());
+    assert!(r.take_plan_lost(), "both rooms are told");
+    assert!(!r.take_worth_lost(), "once");
+    assert_eq!(r.receive(0, answer(lost)).0, None);
+    // Only a measurement lost: the Plan room hears nothing.
+    let lost = r.worth();
+    let _ = r.restarted();
+    assert!(r.take_worth_lost() && !r.take_plan_lost());
+    assert_eq!(r.receive(0, answer(lost)).0, None);
+}

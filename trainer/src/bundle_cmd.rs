@@ -63,6 +63,21 @@ pub fn run(a: Args) -> Result<()> {
         } else {
             None
         };
+        let mut sources = Vec::new();
+        for (file, key, title) in annosat_core::bundle::SOURCE_FILES {
+            let from = dir.join(file);
+            if from.exists() {
+                let to = format!("{name}.source.{key}.csv");
+                let bytes = std::fs::read(&from)
+                    .with_context(|| format!("cannot read {}", from.display()))?;
+                write_atomic(&a.out.join(&to), &bytes)?;
+                sources.push(annosat_core::bundle::SourceEntry {
+                    key: key.into(),
+                    title: title.into(),
+                    file: to,
+                });
+            }
+        }
         eprintln!(
             "bundled {name}: {} items, {} classes",
             summary.items,
@@ -76,6 +91,7 @@ pub fn run(a: Args) -> Result<()> {
             summary,
             file: format!("{name}.bin"),
             texts,
+            sources,
         });
     }
     index.sort_by(|x, y| {

@@ -62,8 +62,10 @@ pub fn run(a: Args) -> Result<()> {
         bootstrap: a.bootstrap,
         alpha: None,
     };
-    let w = worth::worth(&humans, &source, &cfg)
+    let subsets = a.panel_subsets;
+    let r = worth::report(&humans, &source, &cfg, subsets, &mut |_| {})
         .with_context(|| format!("{} against {}", a.source.display(), a.votes.display()))?;
+    let (w, panel) = (&r.worth, &r.panel);
     eprintln!(
         "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {:.0}% of each item's human votes, pool up to {} votes; {} splits × {} item resamples",
         w.items,
@@ -78,12 +80,7 @@ pub fn run(a: Args) -> Result<()> {
     for m in &w.metrics {
         eprintln!("  {}: {}", m.metric.key(), m.words(w.pool));
     }
-    let panel = if a.panel_subsets > 0 {
-        worth::panel(&humans, &source, &cfg, a.panel_subsets)?
-    } else {
-        None
-    };
-    if let Some(p) = &panel {
+    if let Some(p) = panel {
         eprintln!(
             "panel of {} annotators: ν by panel size j (mean over {} random subsets each):",
             p.annotators.len(),
@@ -138,83 +135,46 @@ pub fn run(a: Args) -> Result<()> {
             }
             println!("{}", serde_json::to_string_pretty(&out)?);
         }
-        Format::Csv => {
-            println!("metric,nu,lo,hi,bound,source_level");
-            let o = |x: Option<f64>| x.map(|x| format!("{x:.4}")).unwrap_or_default();
-            for m in &w.metrics {
-                let bound = match m.bound {
-                    Some(b) => serde_json::to_value(b)?.as_str().unwrap_or("").to_string(),
-                    None => String::new(),
-                };
-                println!(
-                    "{},{},{},{},{},{}",
-                    m.metric.key(),
-                    o(m.nu),
-                    o(m.lo),
-                    o(m.hi),
-                    bound,
-                    o(m.source)
-                );
-            }
-        }
+        Format::Csv => print!("{}", r.csv()),
     }
     Ok(())
 }
 
-/// A vote file, or a judge panel (a folder of `.jsonl` files, or one) read through the long-format
-/// importer.
+/// A vote file, a gold file, or a judge panel (a folder of `.jsonl` files, or one), read by the
+/// core's one source reader (the app's Sources room reads through it too).
 fn load_source(path: &std::path::Path) -> Result<annosat_core::VoteTable> {
-    let jsonl = |p: &std::path::Path| p.extension().is_some_and(|e| e == "jsonl");
-    let files: Vec<PathBuf> = if path.is_dir() {
+    use annosat_core::import::source::{is_judge_file, read_source};
+    let paths: Vec<PathBuf> = if path.is_dir() {
         let mut v: Vec<PathBuf> = std::fs::read_dir(path)
             .with_context(|| format!("cannot read {}", path.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| jsonl(p))
+            .filter(|p| is_judge_file(&p.to_string_lossy()))
             .collect();
         v.sort();
         if v.is_empty() {
             anyhow::bail!("{} holds no .jsonl judge files", path.display());
         }
         v
-    } else if jsonl(path) {
-        vec![path.to_path_buf()]
     } else {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        if annosat_core::import::gold::is_gold_header(&bytes) {
-            // `item_id,gold`: one expert label per item, as one annotator.
-            let csv = annosat_core::import::gold::gold_to_long_csv(&bytes)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("{} is not a gold file", path.display()))?;
-            let (table, _) =
-                annosat_core::parse_votes(csv.as_bytes(), &annosat_core::ImportOptions::default())?;
-            return Ok(table);
-        }
-        return crate::util::load_votes(path, false);
+        vec![path.to_path_buf()]
     };
-    let mut judges = Vec::new();
-    for f in &files {
+    let mut files = Vec::new();
+    for f in &paths {
         let name = f
-            .file_stem()
+            .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
-        judges.push((
+        files.push((
             name,
             std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
         ));
     }
-    let (csv, report) = annosat_core::import::judges::panel_to_long_csv(&judges)
+    let read = read_source(&files)
         .map_err(anyhow::Error::msg)
-        .with_context(|| format!("{} is not a judge panel", path.display()))?;
-    eprintln!(
-        "judge panel: {} judges, {} labels, {} parse failures left out",
-        report.judges.len(),
-        report.judges.iter().map(|j| j.1).sum::<usize>(),
-        report.parse_failures()
-    );
-    let (table, _) =
-        annosat_core::parse_votes(csv.as_bytes(), &annosat_core::ImportOptions::default())
-            .with_context(|| format!("{}: the judges' votes", path.display()))?;
-    Ok(table)
+        .with_context(|| format!("{} is not a vote source", path.display()))?;
+    for n in &read.notes {
+        eprintln!("{n}");
+    }
+    Ok(read.table)
 }

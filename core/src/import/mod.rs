@@ -18,6 +18,7 @@ pub mod gold;
 pub mod judges;
 mod long;
 mod open;
+pub mod source;
 mod wide;
 
 pub use error::{thousands, ImportError, ImportErrorKind};

@@ -32,9 +32,17 @@ pub(super) struct HumanSplit {
 }
 
 /// The human side of a measurement: `h` holds the matched items (ids in the source's order).
-pub(super) fn prepare(h: &VoteTable, cfg: &WorthConfig) -> Result<Vec<HumanSplit>, WorthError> {
+pub(super) fn prepare(
+    h: &VoteTable,
+    cfg: &WorthConfig,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Vec<HumanSplit>, WorthError> {
     (0..cfg.splits)
-        .map(|k| one_split(h, cfg, cfg.seed + k as u64))
+        .map(|k| {
+            let s = one_split(h, cfg, cfg.seed + k as u64);
+            progress((k + 1) as f64 / cfg.splits as f64);
+            s
+        })
         .collect()
 }
 

@@ -6,8 +6,8 @@
 //! seeded share of each item's votes: [`sample::split_heldout`], as `--heldout` does). The human
 //! curve is d_m(p_N, p_R) for N = 1..|P| votes drawn from P (the target-side curves, the same
 //! engine and metric definitions); the source's level is d_m(p_S, p_R). ν_m is the N where the
-//! mean human curve reaches the source's level, linearly interpolated between grid points
-//! ([`crate::curves::saturation::crossing`]); a source worse than one human is "below 1", one
+//! mean human curve reaches the source's level, interpolated linearly in 1/N between grid points
+//! (where the squared error's expected curve is exactly a line, so its ν is its closed form); a source worse than one human is "below 1", one
 //! better than the whole pool "above |P|" — said in words, not extrapolated.
 //!
 //! *Metrics.* The four target-side metrics plus the squared error ‖p − p_R‖², whose human curve has
@@ -28,6 +28,9 @@ use serde::{Deserialize, Serialize};
 
 mod human;
 mod measure;
+mod panel;
+
+pub use panel::{Panel, PanelPoint};
 #[cfg(test)]
 mod tests;
 
@@ -226,7 +229,8 @@ pub enum WorthError {
 /// The human class each source class names: the same name, the same name in another case, or
 /// one of the documented aliases — the NLI letters `e`, `n`, `c` for entailment, neutral and
 /// contradiction, and `1`, `2` for αNLI's `hyp1`, `hyp2` (what LLM judges are often asked to
-/// answer). `None` if a class has no match.
+/// answer). Several source names may name one class (judges of one panel answering `e` and
+/// `entailment`): their votes count together. `None` if a class has no match.
 pub fn class_map(humans: &[String], source: &[String]) -> Option<Vec<usize>> {
     let alias = |s: &str| -> String {
         match s.to_lowercase().as_str() {
@@ -239,16 +243,12 @@ pub fn class_map(humans: &[String], source: &[String]) -> Option<Vec<usize>> {
             other => other.to_string(),
         }
     };
-    let mut used = vec![false; humans.len()];
     let mut map = Vec::with_capacity(source.len());
     for c in source {
         let j = humans
             .iter()
             .position(|h| h == c)
             .or_else(|| humans.iter().position(|h| h.to_lowercase() == alias(c)))?;
-        if std::mem::replace(&mut used[j], true) {
-            return None;
-        }
         map.push(j);
     }
     Some(map)
@@ -387,12 +387,44 @@ pub fn worth(
     source: &VoteTable,
     cfg: &WorthConfig,
 ) -> Result<Worth, WorthError> {
+    Ok(report(humans, source, cfg, 0, &mut |_| {})?.worth)
+}
+
+/// The panel view alone (see [`report`]); `None` for a source without two annotators.
+pub fn panel(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+    subsets: u32,
+) -> Result<Option<Panel>, WorthError> {
+    Ok(report(humans, source, cfg, subsets.max(1), &mut |_| {})?.panel)
+}
+
+/// Everything `annosat worth` and the Sources room show: the source's worth per metric and, for a
+/// source with two or more annotators and `subsets` > 0, the panel view. The human side is
+/// computed once for both; `progress` gets 0..=1.
+pub fn report(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+    subsets: u32,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Report, WorthError> {
     let mut p = prepare_items(humans, source, cfg)?;
-    let splits = human::prepare(&p.h, cfg)?;
+    let with_panel = subsets > 0 && panel::is_panel(source);
+    // The human side is most of the work without a panel, a third with one.
+    let share = if with_panel { 0.35 } else { 0.9 };
+    let splits = human::prepare(&p.h, cfg, &mut |d| progress(d * share))?;
     let s = &p.s;
     let m = measure::measure(&splits, &|i| Some(s.counts(i).to_vec()), true);
+    progress(share + 0.05);
+    let panel = with_panel.then(|| {
+        panel::panel_of(humans, source, &p, &splits, cfg, subsets, &mut |d| {
+            progress(share + 0.05 + d * (0.95 - share))
+        })
+    });
     p.left_out.extend(splits[0].left_out.iter().cloned());
-    Ok(Worth {
+    let worth = Worth {
         items: p.h.num_items() - splits[0].left_out.len(),
         only_humans: p.only_humans,
         only_source: p.only_source,
@@ -401,118 +433,40 @@ pub fn worth(
         metrics: m.metrics,
         j_over_e: m.j_over_e,
         closed_form_nu: m.closed_form_nu,
-    })
-}
-
-/// ν of a panel of j of its J annotators, per metric: `panel.<metric> = [{j, nu, lo, hi}]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PanelPoint {
-    pub j: u32,
-    /// Mean over the subsets; `lo`, `hi` their 2.5th and 97.5th percentiles (a subset whose ν is
-    /// bounded counts at that end: `None` there).
-    pub nu: Option<f64>,
-    pub lo: Option<f64>,
-    pub hi: Option<f64>,
-    /// Subsets measured, and how many were below or above the human curve.
-    pub subsets: u32,
-    pub below: u32,
-    pub above: u32,
-}
-
-/// A panel's saturation curve ν_m(j) and each annotator's own ν_m (which judge is worth most, for
-/// which metric).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Panel {
-    pub annotators: Vec<String>,
-    pub curve: Vec<(WorthMetric, Vec<PanelPoint>)>,
-    /// Per annotator (in `annotators` order), its ν per metric with intervals.
-    pub each: Vec<Vec<MetricWorth>>,
-}
-
-/// The panel view of a source with per-annotator rows (long format or judge files) and at least
-/// two annotators: for j = 1..J,
-/// `subsets` seeded random sets of j annotators (without replacement) each measured against the
-/// same human side; and every annotator alone, with item-resample intervals.
-pub fn panel(
-    humans: &VoteTable,
-    source: &VoteTable,
-    cfg: &WorthConfig,
-    subsets: u32,
-) -> Result<Option<Panel>, WorthError> {
-    // A panel needs at least two annotators (a gold file is one).
-    if source.annotations().is_empty() || source.annotator_ids().len() < 2 {
-        return Ok(None);
-    }
-    let p = prepare_items(humans, source, cfg)?;
-    let splits = human::prepare(&p.h, cfg)?;
-    let map = class_map(humans.classes(), source.classes()).expect("checked by match_items");
-    // Per kept item: its (annotator, class) votes.
-    let at: std::collections::HashMap<&str, usize> =
-        p.s.item_ids()
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
-            .collect();
-    let mut votes: Vec<Vec<(u32, usize)>> = vec![Vec::new(); p.s.num_items()];
-    for a in source.annotations() {
-        if let Some(&i) = at.get(source.item_ids()[a.item as usize].as_str()) {
-            votes[i].push((a.annotator, map[a.label as usize]));
-        }
-    }
-    let k = humans.num_classes();
-    let count = |i: usize, who: &[bool]| -> Option<Vec<u32>> {
-        let mut c = vec![0u32; k];
-        for &(a, l) in &votes[i] {
-            if who[a as usize] {
-                c[l] += 1;
-            }
-        }
-        (c.iter().sum::<u32>() > 0).then_some(c)
     };
-    let na = source.annotator_ids().len();
-    let each = (0..na)
-        .map(|a| {
-            let who: Vec<bool> = (0..na).map(|b| b == a).collect();
-            measure::measure(&splits, &|i| count(i, &who), true).metrics
-        })
-        .collect();
-    let mut curve: Vec<(WorthMetric, Vec<PanelPoint>)> =
-        WorthMetric::ALL.iter().map(|&m| (m, Vec::new())).collect();
-    for j in 1..=na {
-        let mut per_metric: Vec<Vec<f64>> = vec![Vec::new(); WorthMetric::ALL.len()];
-        for r in 0..subsets {
-            let mut order: Vec<usize> = (0..na).collect();
-            let mut rng = crate::sample::stream(cfg.seed, 0x3E_71, j as u64, r as u64);
-            crate::sample::partial_shuffle(&mut order, j, &mut rng);
-            let mut who = vec![false; na];
-            for &a in &order[..j] {
-                who[a] = true;
-            }
-            let m = measure::measure(&splits, &|i| count(i, &who), false);
-            for (mi, w) in m.metrics.iter().enumerate() {
-                per_metric[mi].push(measure::as_number((w.nu, w.bound)));
-            }
+    progress(1.0);
+    Ok(Report { worth, panel })
+}
+
+/// [`report`]'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub worth: Worth,
+    pub panel: Option<Panel>,
+}
+
+impl Report {
+    /// `annosat worth --format csv`, also the Sources room's CSV export: one row per metric,
+    /// `metric,nu,lo,hi,bound,source_level` (empty where undefined).
+    pub fn csv(&self) -> String {
+        let o = |x: Option<f64>| x.map(|x| format!("{x:.4}")).unwrap_or_default();
+        let mut out = String::from("metric,nu,lo,hi,bound,source_level\n");
+        for m in &self.worth.metrics {
+            let bound = match m.bound {
+                Some(Bound::Below) => "below",
+                Some(Bound::Above) => "above",
+                None => "",
+            };
+            out.push_str(&format!(
+                "{},{},{},{},{},{}\n",
+                m.metric.key(),
+                o(m.nu),
+                o(m.lo),
+                o(m.hi),
+                bound,
+                o(m.source)
+            ));
         }
-        for (mi, v) in per_metric.iter_mut().enumerate() {
-            v.retain(|x| !x.is_nan());
-            v.sort_by(f64::total_cmp);
-            let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-            let (lo, hi) = measure::ends(v);
-            curve[mi].1.push(PanelPoint {
-                j: j as u32,
-                nu: (!finite.is_empty() && finite.len() == v.len())
-                    .then(|| finite.iter().sum::<f64>() / finite.len() as f64),
-                lo,
-                hi,
-                subsets: v.len() as u32,
-                below: v.iter().filter(|x| **x == f64::NEG_INFINITY).count() as u32,
-                above: v.iter().filter(|x| **x == f64::INFINITY).count() as u32,
-            });
-        }
+        out
     }
-    Ok(Some(Panel {
-        annotators: source.annotator_ids().to_vec(),
-        curve,
-        each,
-    }))
 }

@@ -112,8 +112,10 @@ fn the_squared_errors_nu_agrees_with_its_closed_form() {
     let w = worth(&h, &s, &cfg()).unwrap();
     let nu = w.get(WorthMetric::SquaredError).unwrap().nu.unwrap();
     let closed = w.closed_form_nu.unwrap();
-    // Linear interpolation between integer N of a convex curve overestimates slightly.
-    assert!((nu - closed).abs() < 0.1 * closed, "{nu} vs {closed}");
+    // Interpolated in 1/N, where the expected curve is exactly linear: the two differ only by the
+    // repeats' Monte Carlo noise and by averaging over splits before or after solving for ν.
+    eprintln!("squared error: interpolated {nu}, closed form {closed}");
+    assert!((nu - closed).abs() < 0.01 * closed, "{nu} vs {closed}");
     // The paper's J/E against a finite reference counts the reference's own noise against the
     // source: it is below ν.
     assert!(w.j_over_e.unwrap() < nu);
@@ -184,10 +186,10 @@ fn source_classes_map_by_name_case_and_the_nli_letters() {
         class_map(&h, &s(&["Neutral", "entailment"])),
         Some(vec![1, 0])
     );
+    // Judges of one panel may answer in letters or in names: both count for the class.
     assert_eq!(
-        class_map(&h, &s(&["e", "entailment"])),
-        None,
-        "two names for one class"
+        class_map(&h, &s(&["e", "entailment", "N"])),
+        Some(vec![0, 0, 1])
     );
     assert_eq!(class_map(&h, &s(&["yes", "no"])), None);
     let a: Vec<String> = ["hyp1", "hyp2"].map(String::from).to_vec();
@@ -204,9 +206,11 @@ fn a_level_below_a_curve_that_starts_at_n_2_is_bounded_there() {
         locate(&grid, &human, -0.05, WorthMetric::EntropyCorr),
         (None, Some(Bound::Below))
     );
-    assert_eq!(
-        locate(&grid, &human, 0.25, WorthMetric::EntropyCorr),
-        (Some(2.5), None)
+    // Halfway in value between N=2 and N=3 is halfway in 1/N: 1/ν = (1/2 + 1/3)/2, ν = 2.4.
+    let (nu, bound) = locate(&grid, &human, 0.25, WorthMetric::EntropyCorr);
+    assert!(
+        (nu.unwrap() - 2.4).abs() < 1e-12 && bound.is_none(),
+        "{nu:?}"
     );
     assert_eq!(
         locate(&grid, &human, 0.9, WorthMetric::EntropyCorr),

@@ -1,0 +1,131 @@
+//! A source with several annotators (an LLM judge panel, a crowd with worker ids): ν by panel size
+//! j — the panel's own saturation curve — and each annotator's own ν.
+
+use super::human::HumanSplit;
+use super::{measure, MetricWorth, Prepared, WorthConfig, WorthMetric};
+use crate::votes::VoteTable;
+use serde::{Deserialize, Serialize};
+
+/// ν of a panel of j of its J annotators, per metric: `panel.<metric> = [{j, nu, lo, hi}]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelPoint {
+    pub j: u32,
+    /// Mean over the subsets; `lo`, `hi` their 2.5th and 97.5th percentiles (a subset whose ν is
+    /// bounded counts at that end: `None` there).
+    pub nu: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    /// Subsets measured, and how many were below or above the human curve.
+    pub subsets: u32,
+    pub below: u32,
+    pub above: u32,
+}
+
+/// A panel's saturation curve ν_m(j) and each annotator's own ν_m (which judge is worth most, for
+/// which metric).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Panel {
+    pub annotators: Vec<String>,
+    pub curve: Vec<(WorthMetric, Vec<PanelPoint>)>,
+    /// Per annotator (in `annotators` order), its ν per metric with intervals.
+    pub each: Vec<Vec<MetricWorth>>,
+}
+
+/// A panel needs per-annotator rows (long format or judge files) and at least two annotators (a
+/// gold file is one).
+pub(super) fn is_panel(source: &VoteTable) -> bool {
+    !source.annotations().is_empty() && source.annotator_ids().len() >= 2
+}
+
+/// The panel view: for j = 1..J, `subsets` seeded random sets of j annotators (without
+/// replacement) each measured against the same human side; and every annotator alone, with
+/// item-resample intervals.
+pub(super) fn panel_of(
+    humans: &VoteTable,
+    source: &VoteTable,
+    p: &Prepared,
+    splits: &[HumanSplit],
+    cfg: &WorthConfig,
+    subsets: u32,
+    progress: &mut dyn FnMut(f64),
+) -> Panel {
+    let map = super::class_map(humans.classes(), source.classes()).expect("checked by match_items");
+    // Per kept item: its (annotator, class) votes.
+    let at: std::collections::HashMap<&str, usize> =
+        p.s.item_ids()
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+    let mut votes: Vec<Vec<(u32, usize)>> = vec![Vec::new(); p.s.num_items()];
+    for a in source.annotations() {
+        if let Some(&i) = at.get(source.item_ids()[a.item as usize].as_str()) {
+            votes[i].push((a.annotator, map[a.label as usize]));
+        }
+    }
+    let k = humans.num_classes();
+    let count = |i: usize, who: &[bool]| -> Option<Vec<u32>> {
+        let mut c = vec![0u32; k];
+        for &(a, l) in &votes[i] {
+            if who[a as usize] {
+                c[l] += 1;
+            }
+        }
+        (c.iter().sum::<u32>() > 0).then_some(c)
+    };
+    let na = source.annotator_ids().len();
+    let steps = (na + na * subsets as usize) as f64;
+    let mut done = 0.0;
+    let mut step = |progress: &mut dyn FnMut(f64)| {
+        done += 1.0;
+        progress(done / steps);
+    };
+    let each = (0..na)
+        .map(|a| {
+            let who: Vec<bool> = (0..na).map(|b| b == a).collect();
+            let m = measure::measure(splits, &|i| count(i, &who), true).metrics;
+            step(progress);
+            m
+        })
+        .collect();
+    let mut curve: Vec<(WorthMetric, Vec<PanelPoint>)> =
+        WorthMetric::ALL.iter().map(|&m| (m, Vec::new())).collect();
+    for j in 1..=na {
+        let mut per_metric: Vec<Vec<f64>> = vec![Vec::new(); WorthMetric::ALL.len()];
+        for r in 0..subsets {
+            let mut order: Vec<usize> = (0..na).collect();
+            let mut rng = crate::sample::stream(cfg.seed, 0x3E_71, j as u64, r as u64);
+            crate::sample::partial_shuffle(&mut order, j, &mut rng);
+            let mut who = vec![false; na];
+            for &a in &order[..j] {
+                who[a] = true;
+            }
+            let m = measure::measure(splits, &|i| count(i, &who), false);
+            step(progress);
+            for (mi, w) in m.metrics.iter().enumerate() {
+                per_metric[mi].push(measure::as_number((w.nu, w.bound)));
+            }
+        }
+        for (mi, v) in per_metric.iter_mut().enumerate() {
+            v.retain(|x| !x.is_nan());
+            v.sort_by(f64::total_cmp);
+            let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+            let (lo, hi) = measure::ends(v);
+            curve[mi].1.push(PanelPoint {
+                j: j as u32,
+                nu: (!finite.is_empty() && finite.len() == v.len())
+                    .then(|| finite.iter().sum::<f64>() / finite.len() as f64),
+                lo,
+                hi,
+                subsets: v.len() as u32,
+                below: v.iter().filter(|x| **x == f64::NEG_INFINITY).count() as u32,
+                above: v.iter().filter(|x| **x == f64::INFINITY).count() as u32,
+            });
+        }
+    }
+    Panel {
+        annotators: source.annotator_ids().to_vec(),
+        curve,
+        each,
+    }
+}
