@@ -64,20 +64,20 @@ pub fn frame<'a, DB: DrawingBackend + 'a>(
     } else {
         "annotators per item N"
     };
-    frame_with(root, look, caption, (x_desc, y_desc), x, y)
+    frame_with(root, look, caption, (x_desc, y_desc), (x, x.range()), y)
 }
 
-/// [`frame`] with another x axis description (an axis of integers other than N).
+/// [`frame`] with another x axis description and span in chart units (an axis of a few integers
+/// other than N, padded so points at its ends stay clear of the frame).
 pub fn frame_with<'a, DB: DrawingBackend + 'a>(
     root: &'a DrawingArea<DB, Shift>,
     look: Look,
     caption: &str,
     (x_desc, y_desc): (&str, Option<&str>),
-    x: XAxis,
+    (x, (xa, xb)): (XAxis, (f64, f64)),
     (lo, hi): (f64, f64),
 ) -> Result<Chart<'a, DB>, String> {
     root.fill(&WHITE).map_err(err)?;
-    let (xa, xb) = x.range();
     let mut chart = ChartBuilder::on(root)
         .caption(caption, ("sans-serif", look.caption_px))
         .margin(look.margin)

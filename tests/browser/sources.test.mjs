@@ -63,8 +63,8 @@ test('a bundled source: the original SNLI annotators in ChaosNLI annotators, equ
   await page.screenshot({ path: path.join(shots, 'sources-original5.png'), fullPage: true });
 
   // Heavier settings show progress and can be stopped; the result shown stays.
-  await page.fill('#sources-splits', '10');
-  await page.fill('#sources-bootstrap', '1000');
+  await page.fill('#sources-splits', '20');
+  await page.fill('#sources-bootstrap', '2000');
   await page.locator('#sources-bootstrap').dispatchEvent('change');
   await page.locator('#sources-splits').dispatchEvent('change');
   await page.click('#sources-run');

@@ -173,7 +173,7 @@ pub fn draw_panel<DB: DrawingBackend>(
         };
         return plot::empty(root, &format!("{}: every size {side}", label(metric)));
     }
-    let hi = hi.min(pool as f64 * 1.05).max(1.0);
+    let hi = (hi * 1.1).min(pool as f64 * 1.05).max(1.0);
     let x = XAxis {
         x_max: j_max as f64,
         logx: false,
@@ -187,10 +187,10 @@ pub fn draw_panel<DB: DrawingBackend>(
             "annotators of the source in the panel, j",
             Some("ν (humans)"),
         ),
-        x,
+        (x, (0.6, j_max as f64 + 0.4)),
         (0.0, hi),
     )?;
-    // A size's band: an open lower end (subsets below the curve) runs to 0, an open upper end to
+    // A size's range: an open lower end (subsets below the curve) runs to 0, an open upper end to
     // the top only when subsets lie above it; a size with every subset below has none.
     let band: Vec<(u32, f64, f64)> = pts
         .iter()
@@ -199,7 +199,25 @@ pub fn draw_panel<DB: DrawingBackend>(
             Some((p.j, p.lo.unwrap_or(0.0), top))
         })
         .collect();
-    plot::band(&mut chart, x, &band, BLUE.mix(0.15))?;
+    // Bars, not a band: panel sizes are few, and a size may have a range without a mean.
+    for &(j, lo_j, hi_j) in &band {
+        let at = x.at(j as f64);
+        let cap = 0.04;
+        chart
+            .draw_series(LineSeries::new(
+                [(at, lo_j), (at, hi_j)],
+                BLUE.mix(0.5).stroke_width(6),
+            ))
+            .map_err(plot::err)?;
+        for y in [lo_j, hi_j] {
+            chart
+                .draw_series(LineSeries::new(
+                    [(at - cap, y), (at + cap, y)],
+                    BLUE.stroke_width(1),
+                ))
+                .map_err(plot::err)?;
+        }
+    }
     chart
         .draw_series(LineSeries::new(
             pts.iter()

@@ -135,12 +135,12 @@ pub(super) fn Picker() -> impl IntoView {
             </div>
             <div class="row">
                 <label>"Reference splits "
-                    <input type="number" id="sources-splits" min="1" max="10" prop:value=move || src.splits.get()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { src.splits.set(v.clamp(1, 10)) } } />
+                    <input type="number" id="sources-splits" min="1" max="20" prop:value=move || src.splits.get()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { src.splits.set(v.clamp(1, 20)) } } />
                 </label>
                 <label>"Item resamples per split "
-                    <input type="number" id="sources-bootstrap" min="0" max="1000" prop:value=move || src.bootstrap.get()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { src.bootstrap.set(v.min(1000)) } } />
+                    <input type="number" id="sources-bootstrap" min="0" max="2000" prop:value=move || src.bootstrap.get()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { src.bootstrap.set(v.min(2000)) } } />
                 </label>
                 <button id="sources-run" on:click=again
                     prop:disabled=move || busy() || src.choice.get().is_none() || st.summary.get().is_none()>"Measure again"</button>
