@@ -58,6 +58,18 @@ pub fn first_reaching(grid: &[u32], fr: &[Option<f64>], x: f64) -> Option<u32> {
 /// and their grid N are it rounded up to the grid: rounding keeps the order, so a point whose
 /// crossing the continuous interval covers has its grid N inside the grid interval.
 pub fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) -> Option<f64> {
+    crossing_in(grid, values, level, rising, (|n| n, |n| n))
+}
+
+/// [`crossing`] interpolated linearly in another scale of N: `(to, from)` map N to it and back
+/// (worth's ν interpolates in 1/N, where the squared error's curve is a straight line).
+pub fn crossing_in(
+    grid: &[u32],
+    values: &[Option<f64>],
+    level: f64,
+    rising: bool,
+    (to, from): (fn(f64) -> f64, fn(f64) -> f64),
+) -> Option<f64> {
     let past = |v: f64| {
         if rising {
             v >= level - 1e-12
@@ -73,7 +85,10 @@ pub fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) 
         };
         if past(v) {
             return Some(match prev {
-                Some((n0, v0)) if v != v0 => n0 as f64 + (level - v0) / (v - v0) * (n - n0) as f64,
+                Some((n0, v0)) if v != v0 => {
+                    let (u0, u1) = (to(n0 as f64), to(n as f64));
+                    from(u0 + (level - v0) / (v - v0) * (u1 - u0))
+                }
                 _ => n as f64,
             });
         }

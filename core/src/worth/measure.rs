@@ -98,31 +98,7 @@ pub(super) fn locate(
 /// around it: the squared error's expected curve is exactly affine in 1/N (B + V (M/N − 1)/(M − 1)),
 /// so there ν equals its closed form; the other metrics fall off roughly like it.
 fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) -> Option<f64> {
-    let past = |v: f64| {
-        if rising {
-            v >= level - 1e-12
-        } else {
-            v <= level + 1e-12
-        }
-    };
-    let mut prev: Option<(u32, f64)> = None;
-    for (v, &n) in values.iter().zip(grid) {
-        let Some(v) = *v else {
-            prev = None;
-            continue;
-        };
-        if past(v) {
-            return Some(match prev {
-                Some((n0, v0)) if v != v0 => {
-                    let (u0, u1) = (1.0 / n0 as f64, 1.0 / n as f64);
-                    1.0 / (u0 + (level - v0) / (v - v0) * (u1 - u0))
-                }
-                _ => n as f64,
-            });
-        }
-        prev = Some((n, v));
-    }
-    None
+    crate::curves::saturation::crossing_in(grid, values, level, rising, (|n| 1.0 / n, |u| 1.0 / u))
 }
 
 /// A ν, or a bound as −∞ / +∞ (so bounded resamples or subsets sort to their end); NaN where the
