@@ -147,6 +147,16 @@ test('an uploaded judge panel: per-judge table and panel curve, equal to the CLI
   const jsd = async (row) => page.locator(`#sources-each tbody tr:nth-child(${row}) td[data-metric="jsd"]`).textContent();
   assert.match(await jsd(3), /^(fewer than|<)/);
   assert.doesNotMatch(page.url(), /source=/, 'an upload is not kept in the URL');
+  // The page's seed is the first split seed: another seed, measured again, equals the CLI's.
+  await page.fill('#seed', '7');
+  await page.press('#seed', 'Enter');
+  await idle(page);
+  await page.click('#sources-run');
+  await page.locator('#sources-status[data-state="idle"]:has-text("split seed 7")').waitFor({ timeout: 60_000 });
+  const seven = cliWorth(['--votes', data('chaosnli_snli', 'votes.csv'), '--source', path.join(dir, 'panel'),
+    '--split-seed', '7']);
+  assert.equal(await csvDownload(page), seven);
+  assert.notEqual(seven, cli, 'the seed matters');
   await page.screenshot({ path: path.join(shots, 'sources-panel.png'), fullPage: true });
   await page.close();
 });
