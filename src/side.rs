@@ -25,21 +25,29 @@ pub fn DataCard() -> impl IntoView {
             .get()
             .into_iter()
             .map(|e| {
+                // Short enough for the side panel's width (the data card below has the rest).
                 let label = format!(
-                    "{} ({} items, {} votes/item)",
-                    e.name, e.summary.items, e.summary.votes_median
+                    "{} · {}×{}",
+                    e.name,
+                    annosat_core::import::thousands(e.summary.items),
+                    e.summary.votes_median
                 );
                 let sel = e.name == st.dataset.get();
-                view! { <option value=e.name.clone() selected=sel>{label}</option> }
+                let title = format!(
+                    "{} items, {} votes per item (median)",
+                    annosat_core::import::thousands(e.summary.items),
+                    e.summary.votes_median
+                );
+                view! { <option value=e.name.clone() selected=sel title=title>{label}</option> }
             })
             .collect::<Vec<_>>();
-        v.push(view! { <option value=SYNTHETIC.to_string() selected=st.dataset.get() == SYNTHETIC>{"synthetic (generated here, known truth)".to_string()}</option> });
+        v.push(view! { <option value=SYNTHETIC.to_string() selected=st.dataset.get() == SYNTHETIC title="generated in the page from a known truth".to_string()>{"synthetic · generated, known truth".to_string()}</option> });
         if let Some(name) = st
             .upload_name
             .get()
             .filter(|_| st.dataset.get() == UPLOADED)
         {
-            v.push(view! { <option value=UPLOADED.to_string() selected=true>{format!("uploaded: {}", crate::state::isolate(&name))}</option> });
+            v.push(view! { <option value=UPLOADED.to_string() selected=true title="your file".to_string()>{format!("uploaded: {}", crate::state::isolate(&name))}</option> });
         }
         v
     };
