@@ -152,71 +152,49 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 Err(message) => Response::Error { id, message },
             }
         }
-        Request::Compute { id, config, part } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error {
-                id,
-                message: "no dataset loaded".into(),
-            },
-            Some(t) => {
-                let t0 = now_ms();
-                let mut p = progress(id, "compute");
-                let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
-                match compute_repeats(t, &config, range, &mut |d, n| p(d as f64 / n as f64)) {
-                    Ok(curves) => Response::Curves {
-                        id,
-                        curves,
-                        ms: now_ms() - t0,
-                    },
-                    Err(e) => Response::Error {
-                        id,
-                        message: e.to_string(),
-                    },
-                }
+        Request::Compute { id, config, part } => with_table(id, |t| {
+            let t0 = now_ms();
+            let mut p = progress(id, "compute");
+            let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
+            match compute_repeats(t, &config, range, &mut |d, n| p(d as f64 / n as f64)) {
+                Ok(curves) => Response::Curves {
+                    id,
+                    curves,
+                    ms: now_ms() - t0,
+                },
+                Err(e) => Response::Error {
+                    id,
+                    message: e.to_string(),
+                },
             }
         }),
-        Request::Plan { id, job } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error {
-                id,
-                message: "no dataset loaded".into(),
-            },
-            Some(t) => {
-                let t0 = now_ms();
-                let mut p = progress(id, "plan");
-                match plan(t, job, &mut |done| p(done)) {
-                    Ok(outcome) => Response::Planned {
-                        id,
-                        outcome,
-                        ms: now_ms() - t0,
-                    },
-                    Err(message) => Response::Error { id, message },
-                }
+        Request::Plan { id, job } => with_table(id, |t| {
+            let t0 = now_ms();
+            let mut p = progress(id, "plan");
+            match plan(t, job, &mut |done| p(done)) {
+                Ok(outcome) => Response::Planned {
+                    id,
+                    outcome,
+                    ms: now_ms() - t0,
+                },
+                Err(message) => Response::Error { id, message },
             }
         }),
-        Request::Worth { id, job } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error {
-                id,
-                message: "no dataset is loaded".into(),
-            },
-            Some(t) => {
-                let start = now_ms();
-                let mut p = progress(id, "worth");
-                match measure_source(t, job, &mut |d| p(d)) {
-                    Ok((report, notes)) => Response::Worthed {
-                        id,
-                        report: Box::new(report),
-                        notes,
-                        ms: now_ms() - start,
-                    },
-                    Err(message) => Response::Error { id, message },
-                }
+        Request::Worth { id, job } => with_table(id, |t| {
+            let start = now_ms();
+            let mut p = progress(id, "worth");
+            match measure_source(t, job, &mut |d| p(d)) {
+                Ok((report, notes)) => Response::Worthed {
+                    id,
+                    report: Box::new(report),
+                    notes,
+                    ms: now_ms() - start,
+                },
+                Err(message) => Response::Error { id, message },
             }
         }),
-        Request::Items { id, config, n } => TABLE.with(|c| match c.borrow().as_ref() {
-            None => Response::Error {
-                id,
-                message: "no dataset loaded".into(),
-            },
-            Some(t) => match item_draws(t, &config, n, 0) {
+        Request::Items { id, config, n } => {
+            with_table(id, |t| match item_draws(t, &config, n, 0) {
                 Ok(mut rows) => {
                     let total = rows.len();
                     let step = total.div_ceil(SCATTER_POINTS).max(1);
@@ -241,9 +219,20 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                     id,
                     message: e.to_string(),
                 },
-            },
-        }),
+            })
+        }
     }
+}
+
+/// Runs `f` on the worker's current table, or answers that no dataset is loaded.
+fn with_table(id: u64, f: impl FnOnce(&VoteTable) -> Response) -> Response {
+    TABLE.with(|c| match c.borrow().as_ref() {
+        None => Response::Error {
+            id,
+            message: "no dataset loaded".into(),
+        },
+        Some(t) => f(t),
+    })
 }
 
 /// What came with a request: a `Uint8Array` (bundled data, small) or a `File` (streamed by

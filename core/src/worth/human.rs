@@ -67,12 +67,7 @@ fn one_split(h: &VoteTable, cfg: &WorthConfig, seed: u64) -> Result<HumanSplit, 
         },
     )?;
     let (grid, ng) = (c.grid.clone(), c.grid.len());
-    let at: std::collections::HashMap<&str, usize> = h
-        .item_ids()
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .collect();
+    let at = super::rows_by_id(h.item_ids());
     // The curves' used items: reference total > 0 (which a split guarantees), in pool order.
     let rows: Vec<usize> = (0..pool.num_items())
         .filter(|&i| reference.total(i) > 0)

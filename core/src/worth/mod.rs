@@ -254,6 +254,14 @@ pub fn class_map(humans: &[String], source: &[String]) -> Option<Vec<usize>> {
     Some(map)
 }
 
+/// Each item id's row (the matching of the two files, and a split's items back to the table's).
+fn rows_by_id(ids: &[String]) -> std::collections::HashMap<&str, usize> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect()
+}
+
 /// The shared items of both tables, in the human file's order and the human file's classes (the
 /// source's relabelled by [`class_map`]), and the ids in only one.
 pub fn match_items(
@@ -272,12 +280,7 @@ pub fn match_items(
         }
         out
     };
-    let at: std::collections::HashMap<&str, usize> = source
-        .item_ids()
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .collect();
+    let at = rows_by_id(source.item_ids());
     let (mut ids, mut sc, mut only_h) = (Vec::new(), Vec::new(), Vec::new());
     let mut used = vec![false; source.num_items()];
     for id in humans.item_ids() {

@@ -51,12 +51,7 @@ pub(super) fn panel_of(
 ) -> Panel {
     let map = super::class_map(humans.classes(), source.classes()).expect("checked by match_items");
     // Per kept item: its (annotator, class) votes.
-    let at: std::collections::HashMap<&str, usize> =
-        p.s.item_ids()
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
-            .collect();
+    let at = super::rows_by_id(p.s.item_ids());
     let mut votes: Vec<Vec<(u32, usize)>> = vec![Vec::new(); p.s.num_items()];
     for a in source.annotations() {
         if let Some(&i) = at.get(source.item_ids()[a.item as usize].as_str()) {
