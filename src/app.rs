@@ -16,7 +16,8 @@ pub fn App() -> impl IntoView {
     let st = St::new();
     provide_context(st);
     provide_context(ModelsSt::new());
-    provide_context(crate::rooms::models::train::TrainSt::new());
+    provide_context(crate::model_jobs::ModelJobs::new());
+    provide_context(data::Exports::new());
     let wanted = url::read(&st);
     if let Err(e) = bridge::init(move |a| st.on_answer(a)) {
         st.status

@@ -9,26 +9,18 @@
 //! mid-call), replaying the data. A worker that traps (out of memory, say) or fails to load is
 //! reported and replaced, with the last good dataset loaded back.
 
+use crate::worker_slot::WorkerSlot;
 use annosat_app::protocol::{Format, Request, Response};
 use annosat_app::requests::{Action, Answer, Load, Requests};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
+use web_sys::MessageEvent;
 
 type Handler = Rc<dyn Fn(Answer)>;
 
-struct Slot {
-    worker: Worker,
-    ready: bool,
-    queue: Vec<js_sys::Array>,
-    _onmessage: Closure<dyn Fn(MessageEvent)>,
-    _onerror: Closure<dyn Fn(web_sys::Event)>,
-}
-
 struct Pool {
-    slots: Vec<Slot>,
+    slots: Vec<WorkerSlot>,
     /// Bumped at every restart: events from terminated workers are ignored.
     generation: u32,
     reqs: Requests<JsValue>,
@@ -62,64 +54,17 @@ fn pool_size() -> usize {
     (cores as usize).clamp(1, 4)
 }
 
-/// Starts the worker binary `name` (built by Trunk with wasm-bindgen's no-modules target: load its
-/// glue, then its wasm). Its files are fetched only now, so a worker the page never starts costs
-/// the first page nothing.
-pub fn spawn(name: &str) -> Result<Worker, JsValue> {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_default();
-    let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
-    // A wasm that fails to load rejects a promise, which a worker would swallow; rethrown from a
-    // timer it becomes the worker's error event, which the page reports.
-    let script = format!(
-        "importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm').catch(e => setTimeout(() => {{ throw e; }}));"
-    );
-    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    Worker::new(&url)
-}
-
-/// What an error event says: the message of an `ErrorEvent`, else of the event's error value.
-pub fn error_text(ev: &web_sys::Event) -> String {
-    let get = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).ok();
-    get(ev, "message")
-        .and_then(|m| m.as_string())
-        .filter(|m| !m.is_empty())
-        .or_else(|| get(ev, "error").map(|e| format!("{e:?}")))
-        .unwrap_or_else(|| "its script or wasm failed to load".into())
-}
-
-fn spawn_slot(index: usize, generation: u32) -> Result<Slot, JsValue> {
-    let worker = spawn("annosat-worker")?;
-    let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
-        on_message(generation, index, ev)
-    });
-    // A trap in the worker (out of memory is `unreachable` in wasm) or a script that fails to load
-    // arrives here; without this the page would wait forever.
-    let onerror = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        ev.prevent_default();
-        on_died(generation, error_text(&ev));
-    });
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    worker.set_onmessageerror(Some(onerror.as_ref().unchecked_ref()));
-    Ok(Slot {
-        worker,
-        ready: false,
-        queue: Vec::new(),
-        _onmessage: onmessage,
-        _onerror: onerror,
-    })
+fn spawn_slot(index: usize, generation: u32) -> Result<WorkerSlot, JsValue> {
+    WorkerSlot::start(
+        "annosat-worker",
+        move |ev| on_message(generation, index, ev),
+        move |detail| on_died(generation, detail),
+    )
 }
 
 /// Replaces the pool's workers with fresh ones (the old ones are terminated).
 fn respawn(p: &mut Pool) -> Result<(), JsValue> {
-    p.slots.iter().for_each(|s| s.worker.terminate());
+    p.slots.iter().for_each(WorkerSlot::terminate);
     p.generation += 1;
     let g = p.generation;
     p.slots = (0..p.reqs.workers())
@@ -153,11 +98,7 @@ fn message(req: &Request, payload: Option<&JsValue>) -> js_sys::Array {
 
 fn post_to(p: &mut Pool, index: usize, msg: js_sys::Array) {
     if let Some(slot) = p.slots.get_mut(index) {
-        if slot.ready {
-            let _ = slot.worker.post_message(&msg);
-        } else {
-            slot.queue.push(msg);
-        }
+        slot.post(msg);
     }
 }
 
@@ -232,10 +173,7 @@ fn on_message(generation: u32, index: usize, ev: MessageEvent) {
         }
         if matches!(resp, Response::Ready) {
             if let Some(slot) = p.slots.get_mut(index) {
-                slot.ready = true;
-                for msg in slot.queue.drain(..) {
-                    let _ = slot.worker.post_message(&msg);
-                }
+                slot.set_ready();
             }
         }
         let (answer, action) = p.reqs.receive(index, resp);

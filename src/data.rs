@@ -1,8 +1,10 @@
-//! Fetching what the build step put under data/: the index, a dataset's compact file, its texts.
+//! Fetching what the build step put under data/ and models/: the datasets' index, a dataset's
+//! compact file and its texts, and the model exports' index (read by the Models and Plan rooms).
 
 use crate::state::St;
 use annosat_app::protocol::Format;
 use annosat_core::bundle::IndexEntry;
+use annosat_core::models::{ExportEntry, ExportsIndex};
 use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -78,5 +80,55 @@ pub fn open_synthetic(st: St) {
         Err(e) => st
             .status
             .set(crate::state::Status::Failed(format!("synthetic data: {e}"))),
+    }
+}
+
+/// The model exports' index (models/index.json), fetched once for every room that reads it.
+#[derive(Clone, Copy)]
+pub struct Exports {
+    pub list: RwSignal<Option<Result<Vec<ExportEntry>, String>>>,
+}
+
+impl Exports {
+    pub fn new() -> Self {
+        Exports {
+            list: RwSignal::new(None),
+        }
+    }
+
+    /// Fetches the index unless it is here or on its way.
+    pub fn ensure(self) {
+        if self.list.get_untracked().is_some() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let r = fetch_bytes("models/index.json").await.and_then(|b| {
+                serde_json::from_slice::<ExportsIndex>(&b)
+                    .map(|i| i.exports)
+                    .map_err(|e| format!("models/index.json: {e}"))
+            });
+            self.list.set(Some(r));
+        });
+    }
+}
+
+impl Default for Exports {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The export for a dataset: the held-out one when asked for and present, else the all-votes one.
+pub fn pick_export(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
+    let of = |r: &str| {
+        exports
+            .iter()
+            .find(|e| e.dataset == dataset && e.reference == r)
+            .cloned()
+    };
+    if heldout {
+        of("heldout").or_else(|| of("all"))
+    } else {
+        of("all")
     }
 }

@@ -5,8 +5,11 @@
 
 mod app;
 mod bridge;
+mod curve_chart;
 mod data;
 mod export;
+mod model_jobs;
+mod plan_jobs;
 mod plot;
 mod rooms;
 mod side;
@@ -14,6 +17,7 @@ mod state;
 mod synth_view;
 mod upload;
 mod url;
+mod worker_slot;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -95,7 +95,7 @@ pub struct St {
     /// Which room the page shows: target-side curves, models, the reproduction table, or the plan.
     pub room: RwSignal<Room>,
     /// The Plan room's choices and results.
-    pub plan: crate::rooms::plan::state::PlanSt,
+    pub plan: crate::plan_jobs::PlanSt,
     /// The Sources room's choice and result.
     pub sources: crate::rooms::sources::state::SourcesSt,
     /// The synthetic dataset's settings (used when `dataset` is [`SYNTHETIC`]).
@@ -172,7 +172,7 @@ impl St {
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
-            plan: crate::rooms::plan::state::PlanSt::new(),
+            plan: crate::plan_jobs::PlanSt::new(),
             sources: crate::rooms::sources::state::SourcesSt::new(),
             synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
@@ -241,10 +241,10 @@ impl St {
 
     /// The extrapolation behind the headline, when the Plan room's result is one for the
     /// headline's reference and the page's seed.
-    pub fn headline_result(&self) -> Option<Arc<crate::rooms::plan::state::PlanResult>> {
+    pub fn headline_result(&self) -> Option<Arc<crate::plan_jobs::PlanResult>> {
         let to = self.headline_to.get();
         let seed = self.seed.get();
-        let fits = |r: &Arc<crate::rooms::plan::state::PlanResult>| {
+        let fits = |r: &Arc<crate::plan_jobs::PlanResult>| {
             r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some() && r.components == 0
         };
         // The headline's own run, or the Plan room's when it asked for the same.
@@ -270,7 +270,7 @@ impl St {
             .iter()
             .any(|a| a.bounded_by_votes);
         let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
-        let fits = |r: &Option<Arc<crate::rooms::plan::state::PlanResult>>| {
+        let fits = |r: &Option<Arc<crate::plan_jobs::PlanResult>>| {
             r.as_ref().is_some_and(|r| {
                 r.votes.unwrap_or(0) == to
                     && r.seed == seed
@@ -283,11 +283,26 @@ impl St {
         // another tool of the Plan room, a Stop or a failure wait for the user's button.
         let quiet = matches!(
             self.plan.status.get_untracked(),
-            crate::rooms::plan::state::PlanStatus::Idle
+            crate::plan_jobs::PlanStatus::Idle
         ) || self.plan.headline_running();
         if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
             self.plan.start_headline(to, REPEATS, seed);
         }
+    }
+
+    /// What identifies the data shown: the dataset, and for an upload its name, items and votes
+    /// (a result computed on other data is not shown as this data's).
+    pub fn data_key(&self) -> String {
+        let ds = self.dataset.get();
+        if ds != UPLOADED {
+            return ds;
+        }
+        let name = self.upload_name.get().unwrap_or_default();
+        let size = self
+            .summary
+            .with(|s| s.as_ref().map(|s| (s.items, s.total_votes)))
+            .unwrap_or_default();
+        format!("{ds}|{name}|{}|{}", size.0, size.1)
     }
 
     pub fn entry(&self, name: &str) -> Option<IndexEntry> {
@@ -389,7 +404,7 @@ impl St {
             Answer::PlanFailed { message } => self
                 .plan
                 .status
-                .set(crate::rooms::plan::state::PlanStatus::Failed(message)),
+                .set(crate::plan_jobs::PlanStatus::Failed(message)),
             Answer::PlanStopped => self.plan.interrupted(),
             Answer::Worthed { report, notes, ms } => self.sources.finished(*report, notes, ms),
             Answer::WorthFailed { message } => self.sources.failed(message),

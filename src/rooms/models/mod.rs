@@ -4,18 +4,19 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
-pub(crate) mod model_worker;
 mod own;
+mod phase_line;
 mod synth;
-pub mod train;
 mod train_view;
 mod verdicts;
 
+use crate::data::{pick_export, Exports};
+use crate::model_jobs::ModelJobs;
 use crate::state::St;
 use annosat_core::models::{
     arm_description, captured_at, paired,
     verdict::{self, VERDICT_X},
-    ExportEntry, ExportsIndex, Manifest, ModelMetric,
+    Manifest, ModelMetric,
 };
 use leptos::html;
 use leptos::prelude::*;
@@ -28,7 +29,6 @@ const DEFAULT_ARMS: [&str; 6] = ["hard", "soft", "sls", "temp_hard", "constant",
 
 #[derive(Clone, Copy)]
 pub struct ModelsSt {
-    pub exports: RwSignal<Option<Result<Vec<ExportEntry>, String>>>,
     pub manifest: RwSignal<Option<Result<Arc<Manifest>, String>>>,
     pub visible: RwSignal<Vec<String>>,
     pub cmp_a: RwSignal<String>,
@@ -40,7 +40,6 @@ pub struct ModelsSt {
 impl ModelsSt {
     pub fn new() -> Self {
         ModelsSt {
-            exports: RwSignal::new(None),
             manifest: RwSignal::new(None),
             visible: RwSignal::new(DEFAULT_ARMS.iter().map(|s| s.to_string()).collect()),
             cmp_a: RwSignal::new("soft".into()),
@@ -56,21 +55,6 @@ impl Default for ModelsSt {
     }
 }
 
-/// The export for a dataset: the held-out one when asked for and present, else the all-votes one.
-pub(crate) fn pick(exports: &[ExportEntry], dataset: &str, heldout: bool) -> Option<ExportEntry> {
-    let of = |r: &str| {
-        exports
-            .iter()
-            .find(|e| e.dataset == dataset && e.reference == r)
-            .cloned()
-    };
-    if heldout {
-        of("heldout").or_else(|| of("all"))
-    } else {
-        of("all")
-    }
-}
-
 /// The largest grid N not above the slider's N (the first grid N below it).
 fn grid_n(m: &Manifest, n: u32) -> u32 {
     let ns = m.ns();
@@ -82,30 +66,14 @@ fn grid_n(m: &Manifest, n: u32) -> u32 {
         .unwrap_or(1)
 }
 
-/// Fetches the exports index once (the Models room and the Plan room's planner share it).
-pub(crate) fn ensure_exports(ms: ModelsSt) {
-    if ms.exports.get_untracked().is_some() {
-        return;
-    }
-    leptos::task::spawn_local(async move {
-        let r = crate::data::fetch_bytes("models/index.json")
-            .await
-            .and_then(|b| {
-                serde_json::from_slice::<ExportsIndex>(&b)
-                    .map(|i| i.exports)
-                    .map_err(|e| format!("models/index.json: {e}"))
-            });
-        ms.exports.set(Some(r));
-    });
-}
-
 #[component]
 pub fn ModelsRoom() -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    ensure_exports(ms);
+    let exports = expect_context::<Exports>();
+    exports.ensure();
     // A new dataset in the picker resets the room's own choice.
-    let ts = expect_context::<train::TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     Effect::new(move |_| {
         st.dataset.track();
         ms.chosen.set(None);
@@ -118,7 +86,7 @@ pub fn ModelsRoom() -> impl IntoView {
         let ds = st.dataset.get();
         ms.chosen.get().or_else(|| {
             if ds == crate::state::SYNTHETIC {
-                ms.exports.with(|e| match e {
+                exports.list.with(|e| match e {
                     Some(Ok(list)) => list
                         .iter()
                         .find(|e| e.dataset.starts_with("synthetic"))
@@ -134,8 +102,8 @@ pub fn ModelsRoom() -> impl IntoView {
     let wanted = Memo::new(move |_| {
         let ds = shown.get()?;
         let heldout = st.heldout.get();
-        ms.exports.with(|e| match e {
-            Some(Ok(list)) => pick(list, &ds, heldout).map(|e| e.path),
+        exports.list.with(|e| match e {
+            Some(Ok(list)) => pick_export(list, &ds, heldout).map(|e| e.path),
             _ => None,
         })
     });
@@ -155,7 +123,7 @@ pub fn ModelsRoom() -> impl IntoView {
         });
     });
     let chooser = move || {
-        let list = match ms.exports.get() {
+        let list = match exports.list.get() {
             Some(Ok(list)) => list,
             _ => return None,
         };
@@ -166,6 +134,9 @@ pub fn ModelsRoom() -> impl IntoView {
             }
         }
         let current = shown.get().unwrap_or_default();
+        // On an upload (or a dataset without an export) no export is shown: the chooser must not
+        // preselect an unrelated one above the user's own results.
+        let known = names.contains(&current);
         let options = names
             .into_iter()
             .map(|d| {
@@ -184,7 +155,7 @@ pub fn ModelsRoom() -> impl IntoView {
             <div class="card row" id="export-chooser">
                 <label for="export-pick">"Exported models: "</label>
                 <select id="export-pick" on:change=move |ev| ms.chosen.set(Some(event_target_value(&ev)))>
-                    <option value="" disabled=true selected=current.is_empty()>"choose…"</option>
+                    <option value="" disabled=true selected=!known>"choose…"</option>
                     {options}
                 </select>
             </div>
@@ -195,7 +166,7 @@ pub fn ModelsRoom() -> impl IntoView {
         if st.dataset.get() == crate::state::UPLOADED && ms.chosen.get().is_none() {
             return view! { <own::OwnCard /> }.into_any();
         }
-        match (ms.exports.get(), ms.manifest.get()) {
+        match (exports.list.get(), ms.manifest.get()) {
             (None, _) => view! { <p class="status">"loading the model exports…"</p> }.into_any(),
             (Some(Err(e)), _) => view! { <p class="error">{e}</p> }.into_any(),
             (Some(Ok(_)), None) if wanted.get().is_none() => view! {
@@ -310,7 +281,7 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
 fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    let ts = expect_context::<train::TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     let canvas = NodeRef::<html::Canvas>::new();
     let m2 = m.clone();
     let path2 = path.clone();

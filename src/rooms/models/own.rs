@@ -2,8 +2,9 @@
 //! heads over the N grid, and show the same panels as for an export — "how many annotators does a
 //! model need on my data", answered without anything leaving the tab.
 
-use super::train::{self, Phase, TrainSt};
+use super::phase_line::PhaseLine;
 use super::{Models, ModelsSt};
+use crate::model_jobs::{self as train, ModelJobs, Phase};
 use crate::state::St;
 use leptos::html;
 use leptos::prelude::*;
@@ -39,7 +40,7 @@ fn download(bytes: &[u8], name: &str) {
 pub fn OwnCard() -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    let ts = expect_context::<TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     let texts = NodeRef::<html::Input>::new();
     let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
     let start = move |_| {
@@ -106,7 +107,7 @@ pub fn OwnCard() -> impl IntoView {
                 <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Embed and train"</button>
                 <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
             </div>
-            <train::PhaseLine prefix="own" />
+            <PhaseLine prefix="own" />
             {result}
         </section>
     }

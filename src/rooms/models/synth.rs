@@ -4,8 +4,9 @@
 //! carry the true distributions the heads can learn which items are ambiguous; as the feature noise
 //! grows they cannot.
 
-use super::train::{self, Phase, TrainSt};
+use super::phase_line::PhaseLine;
 use super::{Models, ModelsSt};
+use crate::model_jobs::{self as train, ModelJobs, Phase};
 use crate::state::St;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 pub fn SynthCard() -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    let ts = expect_context::<TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     let start = move |_| train::start_synth(st, ts, ms.visible.get_untracked());
     let result = move || {
         ts.own.get().map(|r| {
@@ -58,7 +59,7 @@ pub fn SynthCard() -> impl IntoView {
                 <button id="synth-train-go" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Train on this synthetic data"</button>
                 <button id="synth-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
             </div>
-            <train::PhaseLine prefix="synth" />
+            <PhaseLine prefix="synth" />
             {result}
         </section>
     }

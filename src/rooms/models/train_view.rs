@@ -1,8 +1,9 @@
 //! The "train here" card: choices (split seed, model seed), buttons (at the slider's N, over the
 //! whole grid, cancel), progress, and the runs trained here beside the exported ones.
 
-use super::train::{self, Phase, TrainSt, Trained};
+use super::phase_line::PhaseLine;
 use super::ModelsSt;
+use crate::model_jobs::{self as train, ModelJobs, Phase, Trained};
 use crate::state::St;
 use annosat_core::models::Manifest;
 use leptos::prelude::*;
@@ -12,7 +13,7 @@ use std::sync::Arc;
 pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
     let st = expect_context::<St>();
     let ms = expect_context::<ModelsSt>();
-    let ts = expect_context::<TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     let Some(cfg) = m.config.clone() else {
         return view! { <section class="card train" id="train"><p class="note">"This export records no configuration: it cannot be retrained here."</p></section> }.into_any();
     };
@@ -71,7 +72,7 @@ pub fn TrainCard(m: Arc<Manifest>, path: String) -> impl IntoView {
                 <button id="train-grid" disabled=running on:click=over_grid>"Train over the N grid"</button>
                 <button id="train-cancel" disabled=move || !running() on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
             </div>
-            <train::PhaseLine prefix="train" />
+            <PhaseLine prefix="train" />
             {results}
         </section>
     }

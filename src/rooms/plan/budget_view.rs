@@ -2,89 +2,29 @@
 //! trained on more items × fewer votes or fewer × more for each total budget, in the model worker
 //! (the native planner's code, on the export's head features), with one progress bar and Stop.
 
-use crate::rooms::models::model_worker::{cancel, post};
-use crate::rooms::models::train::{BudgetDone, Phase, TrainSt, EXPORT};
-use crate::rooms::models::{ensure_exports, pick, ModelsSt};
+use crate::data::{pick_export, Exports};
+use crate::model_jobs::{self, BudgetDone, ModelJobs, Phase};
 use crate::state::St;
 use annosat_core::models::budget::{BudgetConfig, METRICS};
-use annosat_model_worker::protocol::{BudgetJob, TrainRequest};
 use leptos::prelude::*;
-use wasm_bindgen::prelude::*;
-
-/// What identifies the data shown: the dataset, and for an upload its name, items and votes.
-pub(crate) fn data_key(st: St) -> String {
-    let ds = st.dataset.get();
-    if ds != crate::state::UPLOADED {
-        return ds;
-    }
-    let name = st.upload_name.get().unwrap_or_default();
-    let size = st
-        .summary
-        .with(|s| s.as_ref().map(|s| (s.items, s.total_votes)))
-        .unwrap_or_default();
-    format!("{ds}|{name}|{}|{}", size.0, size.1)
-}
-
-/// Starts the planner with `annosat plan`'s defaults on `dataset`, whose export is `path`.
-fn start(st: St, ts: TrainSt, dataset: String, path: String) {
-    let Some(entry) = st.entry(&dataset) else {
-        ts.phase
-            .set(Phase::Failed(format!("no bundled dataset {dataset}")));
-        return;
-    };
-    cancel();
-    let id = crate::bridge::next_id();
-    ts.current.set_value(id);
-    ts.for_plan.set(true);
-    ts.phase.set(Phase::Fetching);
-    let folder = path[..path.rfind('/').map(|i| i + 1).unwrap_or(0)].to_string();
-    leptos::task::spawn_local(async move {
-        let run = async {
-            let bundle = crate::data::fetch_bytes(&format!("data/{}", entry.file)).await?;
-            let features =
-                crate::data::fetch_bytes(&format!("models/{folder}features.safetensors")).await?;
-            let job = BudgetJob {
-                dataset: dataset.clone(),
-                config: BudgetConfig::default(),
-            };
-            let req = TrainRequest::Budget { id, job };
-            Ok::<_, String>(js_sys::Array::of3(
-                &JsValue::from_str(&serde_json::to_string(&req).map_err(|e| e.to_string())?),
-                &js_sys::Uint8Array::from(bundle.as_slice()),
-                &js_sys::Uint8Array::from(features.as_slice()),
-            ))
-        };
-        let r = run.await;
-        if ts.current.get_value() != id {
-            return; // stopped or replaced while fetching
-        }
-        match r.and_then(|msg| {
-            EXPORT.with(|e| *e.borrow_mut() = dataset.clone());
-            post(ts, msg)
-        }) {
-            Ok(()) => {}
-            Err(e) => ts.phase.set(Phase::Failed(e)),
-        }
-    });
-}
 
 #[component]
 pub fn BudgetCard() -> impl IntoView {
     let st = expect_context::<St>();
-    let ts = expect_context::<TrainSt>();
-    let ms = expect_context::<ModelsSt>();
-    ensure_exports(ms);
+    let ts = expect_context::<ModelJobs>();
+    let exports = expect_context::<Exports>();
+    exports.ensure();
     // The export (all votes as the reference) of the dataset in the picker, if it has one.
     let export = Memo::new(move |_| {
         let ds = st.dataset.get();
-        ms.exports.with(|e| match e {
-            Some(Ok(list)) => pick(list, &ds, false).map(|e| (ds, e.path)),
+        exports.list.with(|e| match e {
+            Some(Ok(list)) => pick_export(list, &ds, false).map(|e| (ds, e.path)),
             _ => None,
         })
     });
     let run = move |_| {
         if let Some((ds, path)) = export.get_untracked() {
-            start(st, ts, ds, path);
+            model_jobs::start_budget(st, ts, ds, path);
         }
     };
     // An upload has no export: its texts are embedded first (as the Models room's "your data").
@@ -95,19 +35,13 @@ pub fn BudgetCard() -> impl IntoView {
             .get_untracked()
             .and_then(|i| i.files())
             .and_then(|f| f.get(0));
-        crate::rooms::models::train::start_own(
-            st,
-            ts,
-            Vec::new(),
-            file,
-            Some(BudgetConfig::default()),
-        );
+        model_jobs::start_own(st, ts, Vec::new(), file, Some(BudgetConfig::default()));
     };
     let status = move || {
-        if !ts.for_plan.get() {
+        if !ts.is_budget() {
             return None;
         }
-        let stop = move |_| crate::rooms::models::train::user_cancel(ts);
+        let stop = move |_| model_jobs::user_cancel(ts);
         Some(match ts.phase.get() {
             Phase::Fetching => view! { <p class="status" id="budget-status" data-state="busy">"fetching the dataset and its head features…"</p> }.into_any(),
             Phase::Stage { stage, done, detail } => view! {
@@ -121,7 +55,7 @@ pub fn BudgetCard() -> impl IntoView {
             Phase::Failed(e) => view! { <p class="error" id="budget-status" data-state="error" role="alert"><bdi>{e}</bdi></p> }.into_any(),
             Phase::Cancelled => view! { <p class="status" id="budget-status" data-state="stopped">"Stopped; nothing new was trained."</p> }.into_any(),
             Phase::Idle => match ts.budget.get() {
-                Some(b) if b.dataset == data_key(st) => {
+                Some(b) if b.dataset == st.data_key() => {
                     let on = if st.dataset.get() == crate::state::UPLOADED {
                         st.upload_name.get().unwrap_or_else(|| "your file".into())
                     } else {
@@ -161,13 +95,13 @@ pub fn BudgetCard() -> impl IntoView {
 
 #[component]
 fn BudgetResult() -> impl IntoView {
-    let ts = expect_context::<TrainSt>();
+    let ts = expect_context::<ModelJobs>();
     let st = expect_context::<St>();
     move || {
         let b: std::sync::Arc<BudgetDone> = ts.budget.get()?;
         // A report belongs to the data it was trained on (every upload is "uploaded": the key
         // holds the file's name and size too).
-        if b.dataset != data_key(st) {
+        if b.dataset != st.data_key() {
             return None;
         }
         let r = &b.report;

@@ -5,18 +5,16 @@
 //! the model worker (`budget_view.rs`).
 
 mod budget_view;
-pub(crate) use budget_view::data_key as budget_key;
-pub mod state;
 mod tools;
 
-use crate::rooms::target::chart::{draw, H, W};
+use crate::curve_chart::{draw, H, W};
+use crate::plan_jobs::{self as state, PlanStatus, Tool};
 use crate::state::{now_ms, St, REPEATS};
 use annosat_core::curves::{Curves, Metric};
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use state::{PlanStatus, Tool};
 
 #[component]
 pub fn PlanRoom() -> impl IntoView {

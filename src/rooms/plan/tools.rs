@@ -2,10 +2,10 @@
 //! adaptive-allocation simulation (`annosat adaptive`), each computed in the first curve worker
 //! with the CLI's core code, shown as a chart or table, and exported as the CLI's CSV.
 
-use super::state::Tool;
 use super::PlanStatusLine;
+use crate::curve_chart::{H, LOOK, W};
+use crate::plan_jobs::Tool;
 use crate::plot::{self, XAxis};
-use crate::rooms::target::chart::{H, W};
 use crate::state::{St, REPEATS};
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
@@ -16,11 +16,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-use crate::rooms::target::chart::LOOK;
-
 /// Whether the Plan room is busy with any tool (one job at a time).
 fn busy(st: St) -> bool {
-    matches!(st.plan.status.get(), super::state::PlanStatus::Busy { .. })
+    matches!(
+        st.plan.status.get(),
+        crate::plan_jobs::PlanStatus::Busy { .. }
+    )
 }
 
 #[component]
@@ -302,8 +303,8 @@ fn AdaptiveChart(metric: Metric) -> impl IntoView {
             })
             .collect();
         let x_max = *a.config.budgets.last().unwrap_or(&1) as f64;
-        let title = crate::rooms::target::chart::title(metric);
-        let y = crate::rooms::target::chart::y_desc(metric);
+        let title = crate::curve_chart::title(metric);
+        let y = crate::curve_chart::y_desc(metric);
         // Where the lines are not: distances fall with the budget, agreements rise.
         let legend = if metric.lower_is_better() {
             SeriesLabelPosition::UpperRight

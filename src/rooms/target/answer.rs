@@ -7,7 +7,7 @@
 //! with progress and Stop here; its result is kept apart from the Plan room's, which serves the
 //! headline too when it asked for the same.
 
-use crate::rooms::plan::state::PlanStatus;
+use crate::plan_jobs::PlanStatus;
 use crate::state::{now_ms, St};
 use annosat_core::answer::{headline, short, verdict, within_line, Extrapolated, MetricAnswer};
 use annosat_core::curves::Metric;

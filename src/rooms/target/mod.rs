@@ -6,10 +6,10 @@ mod answer;
 pub mod chart;
 mod items;
 
+use crate::curve_chart::title;
 use crate::state::{now_ms, St, Status, REPEATS, SYNTHETIC};
 use annosat_core::curves::Metric;
 use answer::AnswerCard;
-use chart::title;
 use chart::CurveChart;
 use items::ItemsView;
 use leptos::prelude::*;

@@ -1,4 +1,6 @@
-//! The Plan room's signals and its requests (kept in the page's `St`, so worker answers reach them).
+//! The curve workers' plan jobs (extrapolate, agree, adaptive) and their signals, kept in the page's
+//! `St` so worker answers reach them: the Plan room runs them, and the Target room's headline reads
+//! the extrapolation (a shell module, so neither room reaches into the other).
 
 use annosat_app::protocol::{PlanJob, PlanOutcome};
 use annosat_core::adaptive::AdaptiveResult;

@@ -1,0 +1,136 @@
+//! A target-side metric-vs-N panel (plotters): the mean over repeats, its 95% band (over items when
+//! the item bootstrap is given, else over repeats), a marker at N and the labelled point where x% of
+//! the improvement is captured. One drawing function serves the canvas and the SVG export, for the
+//! Target room's panels and the Plan room's extrapolated ones (a shell module, so neither room
+//! reaches into the other).
+
+use crate::plot::{self, Geom, Look, XAxis};
+use annosat_core::curves::{Curves, ItemBands, Metric, Saturation};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+pub const W: u32 = 640;
+pub const H: u32 = 340;
+
+pub fn title(m: Metric) -> &'static str {
+    match m {
+        Metric::Jsd => "JS distance to p_full (lower is closer)",
+        Metric::EntropyCorr => "entropy correlation (ranking items by ambiguity)",
+        Metric::Kl => "KL(p_full ‖ p̃_N) in nats (distribution match)",
+        Metric::MajorityAgreement => "majority agreement with p_full",
+    }
+}
+
+pub(crate) fn y_desc(m: Metric) -> &'static str {
+    match m {
+        Metric::Jsd => "JS distance (nats, sqrt)",
+        Metric::EntropyCorr => "Pearson r",
+        Metric::Kl => "KL (nats)",
+        Metric::MajorityAgreement => "share of items",
+    }
+}
+
+/// The big target-side panels (the Plan room's panels too).
+pub(crate) const LOOK: Look = Look {
+    caption_px: 16,
+    margin: 10,
+    margin_right: 22,
+    x_label_area: 38,
+    y_label_area: 58,
+    y_decimals: 2,
+};
+
+/// Draws one panel, with the red N marker when `n` is given (exports; on the page the marker is an
+/// element over the canvas, so dragging N redraws nothing); the band is over items when `items`
+/// is given, else over repeats; errors are plotters'.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Curves,
+    m: Metric,
+    n: Option<u32>,
+    (sat, items, bounded): (Saturation, Option<&ItemBands>, bool),
+    logx: bool,
+) -> Result<Geom, String> {
+    let pts: Vec<_> = c
+        .points(m)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.mean.is_some())
+        .map(|(g, mut p)| {
+            if let Some(b) = items {
+                (p.lo, p.hi) = b.band(m, g);
+            }
+            p
+        })
+        .collect();
+    let lo = pts
+        .iter()
+        .filter_map(|p| p.lo)
+        .fold(f64::INFINITY, f64::min)
+        .min(0.0);
+    let hi = pts
+        .iter()
+        .filter_map(|p| p.hi)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let hi = if hi > lo {
+        hi + 0.05 * (hi - lo)
+    } else {
+        lo + 1.0
+    };
+    let x = XAxis {
+        x_max: *c.grid.last().unwrap_or(&1) as f64,
+        logx,
+    };
+    let (xa, xb) = x.range();
+    let mut chart = plot::frame(root, LOOK, title(m), Some(y_desc(m)), x, (lo, hi))?;
+    let blue = RGBColor(37, 99, 235);
+    let band: Vec<(u32, f64, f64)> = pts
+        .iter()
+        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
+        .collect();
+    plot::band(&mut chart, x, &band, blue.mix(0.2))?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter()
+                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
+            blue.stroke_width(2),
+        ))
+        .map_err(plot::err)?;
+    if let Some(sn) = sat.n {
+        let green = RGBColor(22, 163, 74);
+        let at = x.at(sn as f64);
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(at, lo), (at, hi)],
+                6,
+                4,
+                green.stroke_width(2),
+            ))
+            .map_err(plot::err)?;
+        let label = if bounded {
+            format!("{:.0}% by N={sn}, bounded by the votes", sat.x * 100.0)
+        } else {
+            format!("{:.0}% by N={sn}", sat.x * 100.0)
+        };
+        // Right of the middle, the label ends at the line instead of starting there, so it is not
+        // cut off by the panel's right edge (short grids put the point at N = max).
+        let anchor = if at - xa > 0.6 * (xb - xa) {
+            HPos::Right
+        } else {
+            HPos::Left
+        };
+        let style = ("sans-serif", 14)
+            .into_font()
+            .color(&green)
+            .pos(Pos::new(anchor, VPos::Top));
+        chart
+            .draw_series(std::iter::once(Text::new(
+                label,
+                (at, hi - 0.06 * (hi - lo)),
+                style,
+            )))
+            .map_err(plot::err)?;
+    }
+    plot::finish(root, chart, x, n, (lo, hi))
+}
