@@ -7,7 +7,7 @@
 # Installs what is missing first.
 #
 #   scripts/bench-trainer.sh [--readme] [dataset]   (default chaosnli_snli; pair datasets only);
-#                                           --readme also rewrites the README's trainer speed block
+#                                           --readme also rewrites docs/speed.md's trainer block
 #                                           from this run (scripts/bench_readme.py)
 #
 # Environment:
@@ -67,7 +67,7 @@ features=$("$bin" embed --data "$data" 2>"$tmp/features.log" | tail -n 1) ||
 
 # --- 1. Rust: one sweep group (split 42, model seed 0), a fresh work dir so nothing is resumed ---
 log "annosat sweep: one group, $epochs epochs, no early stopping"
-"$bin" sweep --data "$data" --out "$tmp/out" --work "$tmp/work" --splits 42 --seeds 1 \
+"$bin" sweep --data "$data" --out "$tmp/out" --work "$tmp/work" --split-seed 42 --model-seeds 1 \
   --epochs "$epochs" --patience "$epochs" >/dev/null 2>"$tmp/sweep.log" || { cat "$tmp/sweep.log" >&2; exit 1; }
 heads=$(strip "$tmp/sweep.log" | grep -oE '[0-9]+ heads each' | grep -oE '^[0-9]+')
 group_s=$(strip "$tmp/sweep.log" | grep -oE "$dataset split 42 seed 0: [0-9.]+ s" | grep -oE '[0-9.]+ s$' | grep -oE '^[0-9.]+')
@@ -104,5 +104,5 @@ embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+
   echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
 } | tee "$tmp/summary.txt"
 if [ "$readme" = 1 ]; then
-  python3 scripts/bench_readme.py trainer "$tmp/summary.txt" README.md
+  python3 scripts/bench_readme.py trainer "$tmp/summary.txt" docs/speed.md
 fi

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# bench.sh - speed of the target-side curves, every ratio of issue 12's goals in one run: native one
+# bench.sh - speed of the target-side curves, every ratio of the speed goals (docs/speed.md) in one run: native one
 # thread against the app's workers in headless Chromium (all workers, and one: the per-thread ratio),
 # native against a vectorised numpy version of the same work, one step of the N slider on the page's
 # main thread, and votes/s by data size natively and in the app. Installs what is missing first.
 #   scripts/bench.sh [--readme] [dataset]   everything (default chaosnli_snli; about 10 minutes);
-#                                           --readme also rewrites the README's speed block from
+#                                           --readme also rewrites docs/speed.md's curves block from
 #                                           this run (scripts/bench_readme.py)
 #   scripts/bench.sh --scale [ITEMS…]       only votes/s by data size (default sizes below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 readme=0
 if [ "${1:-}" = --readme ]; then readme=1; shift; fi
-# Sizes for votes/s: 10 K to 10 M items (5–100 votes each), and issue 12's 50 MB upload (2.4 M).
+# Sizes for votes/s: 10 K to 10 M items (5–100 votes each), and the goals' 50 MB upload (2.4 M).
 SCALE_SIZES=(10000 100000 1000000 2400000 10000000)
 bash scripts/setup.sh
 . scripts/env.sh
@@ -57,6 +57,6 @@ stamp "slider"
 node tests/browser/bench-scale.mjs "${SCALE_SIZES[@]}" | tee -a "$out"
 stamp "scale"
 if [ "$readme" = 1 ]; then
-  python3 scripts/bench_readme.py curves "$out" README.md
-  stamp "README's speed block rewritten"
+  python3 scripts/bench_readme.py curves "$out" docs/speed.md
+  stamp "docs/speed.md's curves block rewritten"
 fi

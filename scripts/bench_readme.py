@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Rewrites one generated block of the README's speed section from a benchmark run's output, so the
-numbers and the goal verdicts there are the run's, never typed.
+"""Rewrites one generated block of a doc page from a benchmark run's output, so the numbers and the
+goal verdicts there are the run's, never typed.
 
-    bench_readme.py curves  OUTPUT README.md    (scripts/bench.sh --readme)
-    bench_readme.py trainer OUTPUT README.md    (scripts/bench-trainer.sh --readme)
-    bench_readme.py large   OUTPUT README.md    (scripts/bench-large.sh --readme; no goal, output only)
-    bench_readme.py --block NAME FILE README.md (FILE's text as the block between
-                                                 `<!-- NAME:begin -->` and `<!-- NAME:end -->`;
-                                                 scripts/readme-cli-example.sh)
+    bench_readme.py curves  OUTPUT docs/speed.md   (scripts/bench.sh --readme)
+    bench_readme.py trainer OUTPUT docs/speed.md   (scripts/bench-trainer.sh --readme)
+    bench_readme.py large   OUTPUT docs/limits.md  (scripts/bench-large.sh --readme; no goal, output only)
+    bench_readme.py --block NAME FILE DOC.md       (FILE's text as the block between
+                                                    `<!-- NAME:begin -->` and `<!-- NAME:end -->`;
+                                                    scripts/readme-cli-example.sh and others)
 
 The block sits between `<!-- bench:KIND:begin -->` and `<!-- bench:KIND:end -->`: the run's output
-verbatim, then a table of issue 12's goals with what this run measured and whether each is met.
+verbatim, except that the data folder ($ANNOSAT_DATA, which scripts/bench.sh exports) is written
+as `$ANNOSAT_DATA`, so no machine path lands in the docs; then a table of the speed goals with what
+this run measured and whether each is met.
 """
+import os
 import re
 import sys
 
@@ -53,7 +56,7 @@ def curves_rows(out):
     if upload:
         secs = re.search(r"([\d.]+) s in (\d+) workers", upload[0][4])
         if secs:
-            rows.append(("issue 12's 50 MB upload (2.4 M items, 5–100 votes) in the app", "≤ 20 s",
+            rows.append(("the 50 MB upload (2.4 M items, 5–100 votes) in the app", "≤ 20 s",
                          f"{float(secs.group(1)):g} s in {secs.group(2)} workers", float(secs.group(1)) <= 20))
     if len(scale) >= 2:
         rates = [int(s[3].replace(",", "")) for s in scale]
@@ -82,7 +85,7 @@ def trainer_notes(out):
 
 
 def write_block(readme_path, name, lines):
-    """Replaces what stands between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in the README."""
+    """Replaces what stands between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in the doc page."""
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     text = open(readme_path, encoding="utf-8").read()
     a, b = text.find(begin), text.find(end)
@@ -99,6 +102,9 @@ def main():
         return
     kind, out_path, readme_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read().strip()
+    data = os.environ.get("ANNOSAT_DATA", "").rstrip("/")
+    if data:
+        out = out.replace(data + "/", "$ANNOSAT_DATA/")
     rows = {"curves": curves_rows, "trainer": trainer_rows, "large": lambda _: []}[kind](out)
     command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh --readme"
     block = [f"Written by `{command}` from its run{' (the output verbatim, then the goals)' if rows else ''}:",

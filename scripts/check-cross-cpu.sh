@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# check-cross-cpu.sh - the README's "bit-identical on any x86-64 CPU" claim, checked on a second CPU
+# check-cross-cpu.sh - docs/bit-identity.md's "bit-identical on any x86-64 CPU" claim, checked on a second CPU
 # model without a second machine: qemu-x86_64 (user mode, Debian's qemu-user) runs the same binary
 # as a Haswell (AVX2 + FMA, no AVX-512). It re-trains the committed ChaosNLI-SNLI group (split 42,
 # model seed 0: every arm × N) from the committed head features, natively and under qemu, and
 # compares every run's metrics, best epoch and predictions with the committed exports (expected:
 # all identical). qemu passes the host's cache geometry through, so this checks independence from
-# the SIMD width, not from the caches (that part rests on gemm's code; README, "bit-identical").
+# the SIMD width, not from the caches (that part rests on gemm's code; docs/bit-identity.md).
 # Slow under emulation (6 s natively, 445 s under qemu on a 2-core AMD EPYC); not part of
 # scripts/test.sh.
 #   scripts/check-cross-cpu.sh [qemu cpu model]     (default Haswell)
@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 sweep() { # $1: label, rest: command prefix
   local label=$1; shift
   local t0=$SECONDS
-  "$@" "$bin" sweep --data "$data" --out "$tmp/$label" --work "$tmp/w-$label" --splits 42 --seeds 1 \
+  "$@" "$bin" sweep --data "$data" --out "$tmp/$label" --work "$tmp/w-$label" --split-seed 42 --model-seeds 1 \
     --head-features "$committed/features.safetensors" >/dev/null 2>&1
   python3 - "$committed" "$tmp/$label/chaosnli_snli" "$label" $((SECONDS - t0)) <<'PY'
 import json, sys

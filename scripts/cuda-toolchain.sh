@@ -32,7 +32,7 @@
 # Build time: candle-kernels' nvcc step (11 PTX files; 15 objects for libmoe.a, the mmq_gguf
 # instances the slowest) took about 15 minutes on an older 2-core machine with one nvcc at a time;
 # `cargo check --features cuda` with CUDAFORGE_THREADS=2 took 206 s in all on the 2-core AMD EPYC
-# of the README's CI timing. The binary built this way does not
+# of docs/tests.md's CI timing. The binary built this way does not
 # start without libcuda.so.1 (it is a load-time dependency), so CI can build it but not run it.
 
 _cuda_tc_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -9,7 +9,7 @@ table compares the 90% points themselves, over three cuts (seeds): the extrapola
 interval over items (the prior refitted on every item resample) and whether that interval contains
 the point of the data that have the votes; the coverage is counted over every set, metric, M and seed.
 
-  scripts/extrapolation_check.py ANNOSAT_BIN DATA_DIR [--readme README.md]
+  scripts/extrapolation_check.py ANNOSAT_BIN DATA_DIR [--readme docs/plan.md]
 """
 import csv
 import io

@@ -23,7 +23,7 @@ for ds in chaosnli_snli chaosnli_mnli; do
     mkdir -p "$(dirname "$f")"
     [ -f "$f" ] || "$a" features --data "$data/$ds" --set "$set" --out "$f" >/dev/null
     "$a" sweep --data "$data/$ds" --out "$study/out/$set" --work "$study/work" --head-features "$f" \
-      --pca 0 --arms soft,knn --ns 1,10,100 --splits 42,43,44 --seeds 2 >/dev/null
+      --pca 0 --arms soft,knn --n 1,10,100 --split-seed 42,43,44 --model-seeds 2 >/dev/null
     printf '%-8s %-28s %4d s\n' "$ds" "$set" $(($(date +%s) - t0))
   done
 done

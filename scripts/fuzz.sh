@@ -8,7 +8,7 @@
 # corpus, committed, minimised with --merge) and what it grew before in
 # ~/.cache/annosat/fuzz-corpus/<target> (new inputs go there, never into the clone), and stops at the first crash, leak
 # or hang (an input over 10 s); a crash's input is left in tests/fuzz/artifacts/<target>/ and the
-# script fails. Copy such an input into core/tests/fuzz_regressions/ so the test suite keeps it.
+# script fails. Copy such an input into tests/fuzz/regressions/ so the test suite keeps it.
 # Prints, per target, the time run, the executions and the coverage reached.
 # Builds on stable Rust with `--sanitizer none` (the machine's one toolchain): libFuzzer's coverage
 # guidance needs no sanitizer, and Rust's own checks (bounds, overflow with debug assertions, which

@@ -54,4 +54,4 @@ chmod +x gpu/annosat
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 out=${OUT:-/tmp}
 time gpu/annosat finetune --device cuda --data gpu/data/chaosnli_snli --model-dir gpu/model \
-  --arm "$ARM" --ns 1,10,100 --epochs 3 --batch 32 --out "$out/finetune-$ARM.json"
+  --arm "$ARM" --n 1,10,100 --epochs 3 --batch 32 --out "$out/finetune-$ARM.json"

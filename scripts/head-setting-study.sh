@@ -24,7 +24,7 @@ for s in $settings; do
   hidden=${s%%:*} lr=${s##*:}
   "$a" sweep --data "$data/chaosnli_snli" "$data/chaosnli_mnli" --out "$study/out/h$hidden-lr$lr" \
     --work "$study/work" --features "$features" --hidden "$hidden" --lr "$lr" \
-    --arms hard,soft --ns 1,10,100 --splits 42,43 --seeds 2 >/dev/null
+    --arms hard,soft --n 1,10,100 --split-seed 42,43 --model-seeds 2 >/dev/null
   printf 'hidden %-4s lr %-7s %4d s\n' "$hidden" "$lr" $(($(date +%s) - t0))
 done
 python3 scripts/head_setting_report.py "$study/out" "$settings" "$features" > docs/head-setting.md

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# readme-cli-example.sh - rewrites the README's CLI example block from a run of `annosat curves` on
+# readme-cli-example.sh - rewrites docs/cli.md's CLI example block from a run of `annosat curves` on
 # ChaosNLI-SNLI: the CSV it prints at N = 1, 10, 100, and the target-side 90% points (every N, with
 # and without --heldout 0.2), so the numbers there are this run's, never typed. Run it after any
 # change to the curves' sampling.
@@ -34,5 +34,5 @@ print(f"`kl` {fmt(kl)}, `entropy_corr` {fmt_short(ec)}; with `--heldout 0.2`: `k
       f"`entropy_corr` {fmt_short(hec)}. These are properties of the labels alone, not of a model; "
       "docs/intervals.md says what each interval means and when a point is bounded by the votes.")
 PY
-python3 scripts/bench_readme.py --block cli-example "$tmp/block.md" README.md
-echo "README's CLI example rewritten"
+python3 scripts/bench_readme.py --block cli-example "$tmp/block.md" docs/cli.md
+echo "docs/cli.md's CLI example rewritten"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# readme-plan-examples.sh - rewrites the README's `annosat agree` and `annosat adaptive` blocks from
-# runs of the CLI, so the numbers there are this run's:
+# readme-plan-examples.sh - rewrites docs/plan.md's `annosat agree`, `annosat adaptive` and
+# `annosat plan` blocks from runs of the CLI, so the numbers there are this run's:
 #   agree:    α and majority vote vs N on ChaosNLI-SNLI (counts), Dawid–Skene on RTE (Snow et al.
 #             2008, annotator ids), and α of PopQuorn's 1–5 ratings at each level;
 #   adaptive: the three allocation policies on ChaosNLI-SNLI (100 votes per item) and RTE (10);
@@ -48,12 +48,12 @@ print(f"α of PopQuorn's 1–5 offensiveness ratings (all votes, `--level …`):
 print(f"ordinal {levels['ordinal']:.4f}, interval {levels['interval']:.4f} — near-misses on an ordered scale count as")
 print("partial agreement at the ordered levels.")
 PY
-python3 scripts/bench_readme.py --block agree "$tmp/block.md" README.md
-echo "README's agree block rewritten"
+python3 scripts/bench_readme.py --block agree "$tmp/block.md" docs/plan.md
+echo "docs/plan.md's agree block rewritten"
 
 # --- annosat adaptive ---
-"$bin" adaptive --votes "$snli" --budgets 4,6,10,20 >"$tmp/ad-snli.csv" 2>"$tmp/ad-snli.log"
-"$bin" adaptive --votes "$rte" --budgets 4,5,6,8 >"$tmp/ad-rte.csv" 2>"$tmp/ad-rte.log"
+"$bin" adaptive --votes "$snli" --n 4,6,10,20 >"$tmp/ad-snli.csv" 2>"$tmp/ad-snli.log"
+"$bin" adaptive --votes "$rte" --n 4,5,6,8 >"$tmp/ad-rte.csv" 2>"$tmp/ad-rte.log"
 python3 - "$tmp" >"$tmp/adaptive.md" <<'PY'
 import csv, sys
 tmp = sys.argv[1]
@@ -79,8 +79,8 @@ for name, title, cmd in (
     print(table(name) + "\n")
     print("```\n" + open(f"{tmp}/ad-{name}.log").read().strip() + "\n```\n")
 PY
-python3 scripts/bench_readme.py --block adaptive "$tmp/adaptive.md" README.md
-echo "README's adaptive block rewritten"
+python3 scripts/bench_readme.py --block adaptive "$tmp/adaptive.md" docs/plan.md
+echo "docs/plan.md's adaptive block rewritten"
 
 # --- annosat plan ---
 feats=public/models/chaosnli_snli/features.safetensors
@@ -102,5 +102,5 @@ for b in budgets:
         print(f"| {int(b):,} | {int(i):,} × {n} | {cell('kl', 4)} | {cell('entropy_corr', 3)} | {cell('accuracy', 3)} |")
 print("\n```\n" + open(f"{tmp}/plan.log").read().strip() + "\n```")
 PY
-python3 scripts/bench_readme.py --block plan "$tmp/plan.md" README.md
-echo "README's plan block rewritten"
+python3 scripts/bench_readme.py --block plan "$tmp/plan.md" docs/plan.md
+echo "docs/plan.md's plan block rewritten"

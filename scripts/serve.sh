@@ -35,9 +35,11 @@ mw_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0
 # The page: index.html without the model worker's link, told where the model worker is served.
 grep -v 'annosat-model-worker\|The model worker (candle)\|-O1: -O3 took' index.html |
   sed 's|<meta charset="utf-8" />|<meta charset="utf-8" />\n    <meta name="annosat-model-worker" content="model-worker/" />|' >.serve.html
-# The model worker's own page: only its link (Trunk builds it exactly as in the full site).
+# The model worker's own page: its link, as in the full site, so Trunk builds it exactly so. Trunk
+# insists on a main app; the page's own (built already, and not optimised again here) costs nothing.
 {
   echo '<!DOCTYPE html><html><head><meta charset="utf-8" />'
+  grep 'data-bin="annosat-app"' index.html | sed 's/data-wasm-opt="[0-9]*"/data-wasm-opt="0"/'
   grep 'data-bin="annosat-model-worker"' index.html
   echo '</head><body></body></html>'
 } >.model-worker.html
@@ -53,11 +55,13 @@ python3 -m http.server --bind 127.0.0.1 --directory "$mw_site" "$mw_port" >/dev/
   if cargo build --quiet --release --target wasm32-unknown-unknown --manifest-path model-worker/Cargo.toml \
        --features worker --bin annosat-model-worker >"$log" 2>&1 &&
      { [ "$mw_site/annosat-model-worker_bg.wasm" -nt "$wasm" ] ||
-       trunk build --release .model-worker.html --dist "$mw_site" >>"$log" 2>&1; }; then
+       trunk build .model-worker.html --release --dist "$mw_site" >>"$log" 2>&1; }; then
     echo "serve.sh: model worker ready after $(($(date +%s) - tm)) s more (training in the tab works now)" >&2
   else
     echo "serve.sh: the model worker failed to build (see $log); the explorer works, training does not" >&2
   fi
 ) &
 
-exec trunk serve --release .serve.html --proxy-backend="http://127.0.0.1:$mw_port/" --proxy-rewrite=/model-worker/ "$@"
+# Trunk's live-reload script is injected after the CSP hook: the served page allows inline scripts.
+export ANNOSAT_CSP_SERVE=1
+exec trunk serve .serve.html --release --proxy-backend="http://127.0.0.1:$mw_port/" --proxy-rewrite=/model-worker/ "$@"

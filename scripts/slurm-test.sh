@@ -121,7 +121,7 @@ step "cluster up ($(sinfo -h -o '%P %D node(s) %c CPUs %t'))"
 # --- 3. data and the jobs ---
 data=()
 for s in 1 2; do
-  "$bin" synth --out "$state/data/synth$s" --items 6000 --votes 10 --dim 32 --seed "$s" >/dev/null 2>&1
+  "$bin" synth --out "$state/data/synth$s" --items 6000 --votes-per-item 10 --dim 32 --seed "$s" >/dev/null 2>&1
   data+=(--data "$state/data/synth$s")
 done
 # 3 split seeds x 4 model seeds x 2 datasets = 24 groups: 6 per shard, about a second each.

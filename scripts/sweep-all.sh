@@ -18,9 +18,9 @@
 #    truth, features a random code per pair plus noise σ = 0.1 and 3, and σ = 0.1 with α = 3, where
 #    an ideal memoriser's KL saturates before its entropy correlation: scripts/memoriser-control.py);
 #    nine arms, 2 model seeds
-# 5. annosat repro: reproduction.json and the README's generated section
+# 5. annosat repro: reproduction.json and docs/models.md's generated section
 # The run's output is also kept in ~/.cache/annosat/sweep-all.log: `python3 scripts/sweep_timing.py
-# LOG README.md` writes its step durations into the README (run after a cold run, by hand).
+# LOG docs/models.md` writes its step durations into docs/models.md (run after a cold run, by hand).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -53,15 +53,15 @@ kfold="--folds 10"
 find public/models -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 
 step "1. ChaosNLI SNLI, MNLI, αNLI (10-fold)"
-"$a" sweep --out public/models $kfold $head --seeds 5 --features "$features" --data "$data/chaosnli_snli" "$data/chaosnli_mnli"
-"$a" sweep --out public/models $kfold $head --seeds 3 --data "$data/chaosnli_alphanli"
+"$a" sweep --out public/models $kfold $head --model-seeds 5 --features "$features" --data "$data/chaosnli_snli" "$data/chaosnli_mnli"
+"$a" sweep --out public/models $kfold $head --model-seeds 3 --data "$data/chaosnli_alphanli"
 took
 step "2. ChaosNLI-SNLI, held-out annotators (10-fold)"
-"$a" sweep --out public/models --heldout $kfold $head --seeds 2 --arms "$arms9" --ns 1,2,3,5,7,10,15,20,30,50,80 --features "$features" --data "$data/chaosnli_snli"
+"$a" sweep --out public/models --heldout $kfold $head --model-seeds 2 --arms "$arms9" --n 1,2,3,5,7,10,15,20,30,50,80 --features "$features" --data "$data/chaosnli_snli"
 took
 step "3. SNLI + MNLI pooled (10-fold)"
 "$a" pool --data "$data/chaosnli_snli" "$data/chaosnli_mnli" --out "$cache/pooled/chaosnli_nli_pooled"
-"$a" sweep --out public/models $kfold $head --seeds 5 --arms "$arms9" --features "$features" --data "$cache/pooled/chaosnli_nli_pooled"
+"$a" sweep --out public/models $kfold $head --model-seeds 5 --arms "$arms9" --features "$features" --data "$cache/pooled/chaosnli_nli_pooled"
 took
 step "4. synthetic controls (10-fold, scored against the truth)"
 for spec in linear_noise0.25:--feature-noise=0.25 linear_noise4:--feature-noise=4 \
@@ -70,10 +70,10 @@ for spec in linear_noise0.25:--feature-noise=0.25 linear_noise4:--feature-noise=
   name=synthetic_${spec%%:*}
   flags=$(echo "${spec#*:}" | tr ',=' '  ')
   "$a" synth --out "$cache/synth/$name" --items 2000 $flags
-  "$a" sweep --out public/models $kfold $head --seeds 2 --truth --arms "$arms9" --data "$cache/synth/$name"
+  "$a" sweep --out public/models $kfold $head --model-seeds 2 --truth --arms "$arms9" --data "$cache/synth/$name"
 done
 took
-step "5. reproduction table and the README's generated section"
-"$a" repro --models public/models --readme README.md
+step "5. reproduction table and docs/models.md's generated section"
+"$a" repro --models public/models --readme docs/models.md
 took
 printf '\n==== all exports in %d s; public/models is %s\n' $(($(date +%s) - t_all)) "$(du -sh public/models | cut -f1)"

@@ -27,10 +27,17 @@
 #      slurm and munge if missing, requeues a shard mid-way, merges, compares byte for byte)
 #   9. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 #  10. scripts/gpu/finetune.sh --tiny: the GPU fine-tune script on CPU with a tiny grid, its export
-#      recomputed by `annosat verdicts --check`, so the script cannot rot where no GPU is lent
+#      recomputed by `annosat verdicts --verify`, so the script cannot rot where no GPU is lent
+#
+# scripts/test.sh --quick: only the habits a change should pass before anything longer — cargo fmt
+# --check, cargo clippy --workspace -D warnings, no room of the app importing another
+# (scripts/check-rooms.sh), and the core, heads and encoder unit tests plus the CLI's flag
+# vocabulary test (a few minutes with warm caches; nothing is installed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
 
 names=() secs=() current="" started=0 t_all=$(date +%s)
 finish_step() {
@@ -52,6 +59,22 @@ summary() {
 }
 trap summary EXIT
 
+habits() {
+  step "habits: cargo fmt --check, cargo clippy --workspace -D warnings, no room imports another"
+  cargo fmt --all --check
+  cargo clippy --locked --profile native --workspace -- -D warnings
+  bash scripts/check-rooms.sh
+}
+
+if [ $quick = 1 ]; then
+  . scripts/env.sh
+  habits
+  step "unit tests: core, heads, encoder, and the CLI's flag vocabulary"
+  cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat-encoder --lib
+  cargo test --locked --profile native -p annosat-trainer --bin annosat cli_words
+  exit 0
+fi
+
 step "setup (installs only what is missing)"
 bash scripts/setup.sh
 . scripts/env.sh
@@ -61,6 +84,8 @@ ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
 export ANNOSAT_DATA
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 export ANNOSAT_MODEL
+
+habits
 
 step "cargo test (core + heads + encoder + model worker + trainer)"
 # The trainer's bit-identity promise rests on gemm's AVX-512 kernels staying out (feature x86-v4):
@@ -110,7 +135,7 @@ cargo build --locked --profile native -p annosat-trainer
 tiny=$(mktemp -d)
 bash scripts/gpu/finetune.sh --tiny "$tiny"
 "$CARGO_TARGET_DIR/native/annosat" verdicts --export "$tiny/models/chaosnli_snli_finetune" \
-  --votes "${ANNOSAT_DATA:-$root/../shared/data}/chaosnli_snli/votes.csv" --check >/dev/null
+  --votes "${ANNOSAT_DATA:-$root/../shared/data}/chaosnli_snli/votes.csv" --verify >/dev/null
 rm -rf "$tiny"
 
 step "the trainer type-checks with --features cuda (CUDA 13 nvcc from PyPI builds candle's kernels)"

@@ -2,7 +2,7 @@
 # worth-example.sh - rewrites docs/worth.md's example block from runs of `annosat worth`: what the
 # original SNLI crowd's 5 votes per item (votes_old5.csv) are worth in ChaosNLI's 100 annotators,
 # and what the expert gold label of RTE (snow2008_rte/gold.csv) is worth in its 10 crowd workers,
-# per metric, so the numbers there are these runs', never typed; the README gets the first run.
+# per metric, so the numbers there are these runs', never typed.
 #   scripts/worth-example.sh      (needs the CLI: cargo build --profile native -p annosat-trainer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +25,10 @@ run() {  # run VOTES SOURCE: the command, its time, what it printed
   cat "$tmp/out.csv"
   echo '```'
 }
-run chaosnli_snli/votes.csv chaosnli_snli/votes_old5.csv >"$tmp/snli.md"
 {
-  cat "$tmp/snli.md"
+  run chaosnli_snli/votes.csv chaosnli_snli/votes_old5.csv
   echo
   run snow2008_rte/votes.csv snow2008_rte/gold.csv
 } >"$tmp/block.md"
 python3 scripts/bench_readme.py --block worth-example "$tmp/block.md" docs/worth.md
-# The README shows the first run (the original SNLI crowd in ChaosNLI annotators).
-python3 scripts/bench_readme.py --block worth-example "$tmp/snli.md" README.md
-echo "docs/worth.md's example and the README's rewritten"
+echo "docs/worth.md's example rewritten"

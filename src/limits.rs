@@ -4,7 +4,7 @@
 //!
 //! Checked in order: the file size on the page before anything is read, the item count while the
 //! worker reads (it stops at the first item past it), and the votes per item and total work right
-//! after reading. docs and the README quote these constants.
+//! after reading. docs/limits.md quotes these constants.
 
 use annosat_core::import::thousands;
 use annosat_core::summary::Summary;
@@ -19,7 +19,7 @@ pub const MAX_VOTES_PER_ITEM: u32 = 1_000;
 /// Most items × largest votes per item: the size of one set of curves (3 M items up to N = 100).
 pub const MAX_WORK: u64 = 300_000_000;
 
-const CLI: &str = "the annosat CLI has no such limit: annosat curves --votes FILE (see the README)";
+const CLI: &str = "the annosat CLI has no such limit: annosat curves --votes FILE (docs/cli.md)";
 
 /// The page's check before a file is handed to the workers.
 pub fn check_file_size(bytes: f64) -> Result<(), String> {

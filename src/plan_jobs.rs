@@ -237,8 +237,8 @@ impl PlanSt {
                 bands,
             } => {
                 let r = Some(Arc::new(PlanResult {
-                    prior,
-                    check,
+                    prior: *prior,
+                    check: *check,
                     curves,
                     bands,
                     ms,

@@ -75,9 +75,10 @@ pub enum PlanJob {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum PlanOutcome {
     /// The fitted prior, its fit check and the extrapolated curves.
+    /// (The prior and the fit check boxed: kept small, the enum is cheap to move for its other arms.)
     Extrapolated {
-        prior: Prior,
-        check: FitCheck,
+        prior: Box<Prior>,
+        check: Box<FitCheck>,
         curves: Curves,
         /// The item bootstrap, the prior refitted per resample (when the config asked for one).
         bands: Option<ItemBands>,

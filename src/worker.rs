@@ -301,8 +301,8 @@ fn plan(
             let e = extrapolate(t, &config, &mut |d, n| counted(d as u64, n as u64))
                 .map_err(|e| e.to_string())?;
             Ok(PlanOutcome::Extrapolated {
-                prior: e.fit,
-                check: e.check,
+                prior: Box::new(e.fit),
+                check: Box::new(e.check),
                 curves: e.curves,
                 bands: e.bands,
             })

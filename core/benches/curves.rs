@@ -1,5 +1,5 @@
 //! Target-side curves on ChaosNLI-SNLI: every N from 1 to 100, 50 repeats, four metrics.
-//! Goal: ≤ 50 ms in the browser (see README "Benchmarks" for the wasm side).
+//! Goal: ≤ 50 ms in the browser (see docs/speed.md for the wasm side).
 
 use annosat_core::curves::{compute, CurveConfig};
 use annosat_core::{parse_votes, ImportOptions};

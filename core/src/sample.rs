@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(d.len(), draws.len(), "repeats must use different streams");
     }
 
-    /// Pinned values: if these change, every published number changes (README, exports). The
+    /// Pinned values: if these change, every published number changes (docs, exports). The
     /// browser tests check that wasm32 draws the same as native.
     #[test]
     fn pinned_stream() {

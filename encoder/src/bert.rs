@@ -43,6 +43,20 @@ pub fn pooled_embeddings(
     normalize: bool,
     texts: &[&str],
 ) -> Result<Tensor> {
+    let (_, ids, mask) = batch_inputs(tokenizer, device, texts)?;
+    let types = ids.zeros_like()?;
+    let hidden = model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
+    masked_mean_pool(&hidden, &mask.to_dtype(DType::F32)?, normalize)
+}
+
+/// `texts` tokenized as one batch (padded to its longest, truncated at the tokenizer's limit) and
+/// the model's inputs: the encodings, token ids and the 0/1 attention mask, both `(b, len)` u32. The
+/// one place text becomes tensors, for every encoder path (frozen, trainable, cached states).
+pub fn batch_inputs(
+    tokenizer: &Tokenizer,
+    device: &Device,
+    texts: &[&str],
+) -> Result<(Vec<tokenizers::Encoding>, Tensor, Tensor)> {
     let enc = tokenizer
         .encode_batch(texts.to_vec(), true)
         .map_err(|e| anyhow!("tokenizing: {e}"))?;
@@ -55,9 +69,7 @@ pub fn pooled_embeddings(
     }
     let ids = Tensor::from_vec(ids, (b, len), device)?;
     let mask = Tensor::from_vec(mask, (b, len), device)?;
-    let types = ids.zeros_like()?;
-    let hidden = model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
-    masked_mean_pool(&hidden, &mask.to_dtype(DType::F32)?, normalize)
+    Ok((enc, ids, mask))
 }
 
 /// Mean of `hidden` `(b, len, dim)` over the positions where `mask` `(b, len)` is 1, then, with
@@ -93,18 +105,8 @@ pub fn token_states(
     device: &Device,
     texts: &[&str],
 ) -> Result<Vec<Vec<f32>>> {
-    let enc = tokenizer
-        .encode_batch(texts.to_vec(), true)
-        .map_err(|e| anyhow!("tokenizing: {e}"))?;
-    let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
-    let mut ids = Vec::with_capacity(b * len);
-    let mut mask = Vec::with_capacity(b * len);
-    for e in &enc {
-        ids.extend_from_slice(e.get_ids());
-        mask.extend_from_slice(e.get_attention_mask());
-    }
-    let ids = Tensor::from_vec(ids, (b, len), device)?;
-    let mask_t = Tensor::from_vec(mask, (b, len), device)?;
+    let (enc, ids, mask_t) = batch_inputs(tokenizer, device, texts)?;
+    let b = enc.len();
     let hidden = model
         .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
         .to_vec3::<f32>()?;

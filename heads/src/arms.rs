@@ -218,6 +218,18 @@ pub fn partners(train: &[usize], split_seed: u64, model_seed: u64) -> Vec<usize>
     out
 }
 
+/// Every item's votes in its seeded order ([`vote_order`]): the N-vote subsample of item i is the
+/// first N of `orders[i]`, nested in N. One call for the sweep, the planner and both fine-tunes.
+pub fn vote_orders(
+    table: &annosat_core::VoteTable,
+    split_seed: u64,
+    model_seed: u64,
+) -> Vec<Vec<u16>> {
+    (0..table.num_items())
+        .map(|i| vote_order(table.counts(i), split_seed, i, model_seed))
+        .collect()
+}
+
 /// An item's votes in a seeded random order; its first N entries are the N-vote subsample.
 pub fn vote_order(counts: &[u32], split_seed: u64, item: usize, model_seed: u64) -> Vec<u16> {
     let mut votes = Vec::new();

@@ -58,9 +58,7 @@ pub fn train_points(
     let k = prep.classes.len();
     let n_items = prep.item_ids.len();
     let parts = group_split(n_items, split_seed, prep.folds);
-    let orders: Vec<Vec<u16>> = (0..n_items)
-        .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
-        .collect();
+    let orders = arms::vote_orders(&prep.pool, split_seed, model_seed);
     // One seeded order of the training items: subsets are its prefixes.
     let mut train = parts[0].clone();
     let len = train.len();

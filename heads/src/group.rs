@@ -176,9 +176,7 @@ pub fn train_group(
     let n_items = prep.item_ids.len();
     let parts = group_split(n_items, split_seed, prep.folds);
     // Every item's votes in one seeded order: the N-vote subsample is its first N (nested in N).
-    let orders: Vec<Vec<u16>> = (0..n_items)
-        .map(|i| arms::vote_order(prep.pool.counts(i), split_seed, i, model_seed))
-        .collect();
+    let orders = arms::vote_orders(&prep.pool, split_seed, model_seed);
     let run = |arm: Arm, n: u32| RunTargets {
         arm,
         n,

@@ -4,7 +4,7 @@
 //! - [`split`]: the item split of a split seed, and the seeds' names and stream keys;
 //! - [`arms`]: an arm's training targets from an item's N subsampled votes;
 //! - [`baselines`]: the constant and nearest-neighbour predictors every arm is compared with;
-//! - [`mlp`]: ~110 MLP heads trained as one batched model, with early stopping;
+//! - [`mlp`]: ~130 MLP heads trained as one batched model, with early stopping;
 //! - [`first_layer`], [`second_layer`]: the heads' stacked layers, forward and backward outside
 //!   candle's autograd (candle's own GEMM calls, [`matmul`], into reused buffers, bit for bit);
 //! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);

@@ -23,6 +23,31 @@ pub struct Trained {
     pub heads: usize,
 }
 
+/// What one epoch of [`train`] says on a job's progress bar: the share of the job done (each group's
+/// share ends at its last epoch, as a group may stop early) and the words, `what` naming the data
+/// ("fold g of G: " in front where there are several groups, or always with `always_fold`).
+pub fn epoch_progress(
+    g: usize,
+    groups: usize,
+    e: &EpochReport,
+    max_epochs: usize,
+    what: &str,
+    always_fold: bool,
+) -> (f64, String) {
+    let f = (g as f64 + (e.epoch + 1) as f64 / max_epochs as f64) / groups as f64;
+    let part = if groups > 1 || always_fold {
+        format!("fold {} of {groups}: ", g + 1)
+    } else {
+        String::new()
+    };
+    let words = format!(
+        "{part}training heads{what}: epoch {} of at most {max_epochs} · mean train loss {:.4}",
+        e.epoch + 1,
+        e.train_loss
+    );
+    (f, words)
+}
+
 /// Trains `arms` over `ns` on `data` (k-fold when small enough, else `split_seed`'s split) and
 /// builds the manifest of the runs the user asked for (`names`). `on_epoch(group, groups, report)`
 /// reports every epoch of every group.

@@ -113,18 +113,29 @@ fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
     format!(" · {bound} {left:.0} s left")
 }
 
-pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
-    let t0 = now_ms();
-    let stage = |stage: &str, done: f64, detail: String| {
+/// The job's one progress bar: each stage posts where it is, with the time since the job began.
+struct Bar {
+    id: u64,
+    t0: f64,
+}
+
+impl Bar {
+    fn stage(&self, stage: &str, done: f64, detail: String) {
         post(&TrainResponse::Stage {
-            id,
+            id: self.id,
             stage: stage.into(),
             done,
             detail,
-            elapsed_ms: now_ms() - t0,
+            elapsed_ms: now_ms() - self.t0,
         })
-    };
-    stage("read", 0.0, "reading your files…".into());
+    }
+}
+
+/// Embeds the upload's texts and trains heads over its N grid (or, for the Plan room, runs the
+/// budget planner on the embeddings): read and check, download the encoder, embed, train.
+pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
+    let bar = Bar { id, t0: now_ms() };
+    bar.stage("read", 0.0, "reading your files…".into());
     let names = job.texts_name.clone().unwrap_or_default();
     let p = uploads::prepare(
         &votes,
@@ -132,89 +143,11 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         texts.as_deref().map(|b| (b, names.as_str())),
     )?;
     drop(votes);
-    let mut notes = p.notes;
-    let max_n = (0..p.table.num_items())
-        .map(|i| p.table.total(i))
-        .min()
-        .unwrap_or(0);
-    let ns: Vec<u32> = N_GRID.iter().copied().filter(|&n| n <= max_n).collect();
-    if ns.len() < 2 {
-        bail!(
-            "the item with the fewest votes has {max_n}: a model-side curve needs at least 2 votes per item (N = 1, 2, …)"
-        );
-    }
-    if p.table.num_items() < MIN_ITEMS {
-        bail!(
-            "{} items with text: the model side needs at least {MIN_ITEMS} (80% to train on, 10% to pick the epoch, 10% to test)",
-            p.table.num_items()
-        );
-    }
+    let ns = check(&p)?;
     let unique = p.texts.unique_longest_first();
-    if unique.len() > MAX_TEXTS {
-        bail!(
-            "{} distinct texts: more than the {MAX_TEXTS} this tab embeds; use the CLI (annosat embed, annosat sweep)",
-            unique.len()
-        );
-    }
-
-    let g: WorkerGlobalScope = js_sys::global().unchecked_into();
-    let cache = open_cache(&g).await;
-    let td = now_ms();
-    let base = job.encoder_url.trim_end_matches('/');
-    let mut files = Vec::new();
-    let mut cached = true;
-    for (i, name) in [
-        "config.json",
-        "tokenizer.json",
-        "modules.json",
-        "model.safetensors",
-    ]
-    .iter()
-    .enumerate()
-    {
-        let url = format!("{base}/{name}");
-        let mut report = |d: f64, t: f64| {
-            if *name == "model.safetensors" && t > 0.0 {
-                let f = d / t;
-                stage(
-                    "download",
-                    DOWNLOAD * f,
-                    format!(
-                        "downloading the encoder: {:.1} of {:.1} MB{}",
-                        d / 1e6,
-                        t / 1e6,
-                        eta(f, now_ms() - td)
-                    ),
-                );
-            }
-        };
-        let (bytes, hit) = fetch_cached(&g, cache.as_ref(), &url, &mut report).await?;
-        cached &= hit;
-        files.push(bytes);
-        let _ = i;
-    }
-    let download_ms = now_ms() - td;
-    let weights = files.pop().expect("four files");
-    let modules = String::from_utf8_lossy(&files[2]).into_owned();
-    let bert = Bert::from_bytes(&files[0], &files[1], weights, &modules)?;
-
+    let (bert, download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
     let te = now_ms();
-    let mut all = Vec::with_capacity(unique.len() * bert.dim);
-    let mut done = 0usize;
-    for batch in unique.chunks(BATCH) {
-        all.extend(bert.embed(batch)?);
-        done += batch.len();
-        let f = done as f64 / unique.len() as f64;
-        stage(
-            "embed",
-            DOWNLOAD + EMBED * f,
-            format!(
-                "tokenizing and embedding: {done} of {} texts{}",
-                unique.len(),
-                eta(f, now_ms() - te)
-            ),
-        );
-    }
+    let all = embed(&bert, &unique, &bar)?;
     let embed_ms = now_ms() - te;
     let ids = p.table.item_ids().to_vec();
     let emb = Embeddings::assemble(
@@ -235,58 +168,14 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         ENCODER.into(),
         format!("{layout}, stored as f16"),
     );
-    let data = Dataset::new(job.votes_name.clone(), &p.table, head, false)?;
+    let mut data = Dataset::new(job.votes_name.clone(), &p.table, head, false)?;
     if let Some(cfg) = &job.plan {
-        // The Plan room's budget planner on the embeddings.
-        let tt = now_ms();
-        let report = annosat_heads::budget::plan(&data, cfg, &mut |d, n| {
-            let f = d as f64 / n.max(1) as f64;
-            stage(
-                "train",
-                DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
-                format!("{d} of {n} trainings{}", eta_as(f, now_ms() - tt, "about")),
-            );
-        })?;
-        post(&TrainResponse::Budgeted {
-            id,
-            report,
-            ms: now_ms() - t0,
-        });
-        return Ok(());
+        return plan(&data, cfg, &bar);
     }
-    let arms = crate::worker::arms_for(&job.arms)?;
     let tt = now_ms();
-    let max_epochs = job.head.epochs;
-    let mut data = data;
-    let trained = crate::design::train(
-        &mut data,
-        &ns,
-        &job.head,
-        &arms,
-        &job.arms,
-        job.split_seed,
-        job.model_seed,
-        |g, groups, e| {
-            // Each group may stop early: its share of the bar ends at its last epoch.
-            let f = (g as f64 + (e.epoch + 1) as f64 / max_epochs as f64) / groups as f64;
-            let part = if groups > 1 {
-                format!("fold {} of {groups}: ", g + 1)
-            } else {
-                String::new()
-            };
-            stage(
-                "train",
-                DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
-                format!(
-                    "{part}training heads: epoch {} of at most {max_epochs} · mean train loss {:.4}{}",
-                    e.epoch + 1,
-                    e.train_loss,
-                    eta_as(f, now_ms() - tt, "at most")
-                ),
-            );
-        },
-    )?;
+    let trained = train(&mut data, &ns, &job, &bar)?;
     let train_ms = now_ms() - tt;
+    let mut notes = p.notes;
     if p.texts.texts.iter().flatten().any(|t| t.len() > 2_000) {
         notes.push(format!(
             "some texts are long: each is cut at {} tokens, as the trainer does",
@@ -325,4 +214,145 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         &emb.to_bytes()?,
     );
     Ok(())
+}
+
+/// What the upload must have before anything is downloaded: at least 2 votes per item, enough
+/// items to split, and no more distinct texts than the tab embeds. Returns the N grid.
+fn check(p: &uploads::Prepared) -> Result<Vec<u32>> {
+    let max_n = (0..p.table.num_items())
+        .map(|i| p.table.total(i))
+        .min()
+        .unwrap_or(0);
+    let ns: Vec<u32> = N_GRID.iter().copied().filter(|&n| n <= max_n).collect();
+    if ns.len() < 2 {
+        bail!(
+            "the item with the fewest votes has {max_n}: a model-side curve needs at least 2 votes per item (N = 1, 2, …)"
+        );
+    }
+    if p.table.num_items() < MIN_ITEMS {
+        bail!(
+            "{} items with text: the model side needs at least {MIN_ITEMS} (80% to train on, 10% to pick the epoch, 10% to test)",
+            p.table.num_items()
+        );
+    }
+    let unique = p.texts.unique_longest_first().len();
+    if unique > MAX_TEXTS {
+        bail!(
+            "{unique} distinct texts: more than the {MAX_TEXTS} this tab embeds; use the CLI (annosat embed, annosat sweep)"
+        );
+    }
+    Ok(ns)
+}
+
+/// The encoder's four files, from the Cache API when this browser has them, with download
+/// progress for the weights. Returns the encoder, the time it took and whether all came cached.
+async fn download_encoder(url: &str, bar: &Bar) -> Result<(Bert, f64, bool)> {
+    let g: WorkerGlobalScope = js_sys::global().unchecked_into();
+    let cache = open_cache(&g).await;
+    let td = now_ms();
+    let base = url.trim_end_matches('/');
+    let mut files = Vec::new();
+    let mut cached = true;
+    for name in [
+        "config.json",
+        "tokenizer.json",
+        "modules.json",
+        "model.safetensors",
+    ] {
+        let url = format!("{base}/{name}");
+        let mut report = |d: f64, t: f64| {
+            if name == "model.safetensors" && t > 0.0 {
+                let f = d / t;
+                bar.stage(
+                    "download",
+                    DOWNLOAD * f,
+                    format!(
+                        "downloading the encoder: {:.1} of {:.1} MB{}",
+                        d / 1e6,
+                        t / 1e6,
+                        eta(f, now_ms() - td)
+                    ),
+                );
+            }
+        };
+        let (bytes, hit) = fetch_cached(&g, cache.as_ref(), &url, &mut report).await?;
+        cached &= hit;
+        files.push(bytes);
+    }
+    let download_ms = now_ms() - td;
+    let weights = files.pop().expect("four files");
+    let modules = String::from_utf8_lossy(&files[2]).into_owned();
+    let bert = Bert::from_bytes(&files[0], &files[1], weights, &modules)?;
+    Ok((bert, download_ms, cached))
+}
+
+/// Every distinct text through the encoder, `BATCH` at a time (longest first), with progress.
+fn embed(bert: &Bert, unique: &[&str], bar: &Bar) -> Result<Vec<f32>> {
+    let te = now_ms();
+    let mut all = Vec::with_capacity(unique.len() * bert.dim);
+    let mut done = 0usize;
+    for batch in unique.chunks(BATCH) {
+        all.extend(bert.embed(batch)?);
+        done += batch.len();
+        let f = done as f64 / unique.len() as f64;
+        bar.stage(
+            "embed",
+            DOWNLOAD + EMBED * f,
+            format!(
+                "tokenizing and embedding: {done} of {} texts{}",
+                unique.len(),
+                eta(f, now_ms() - te)
+            ),
+        );
+    }
+    Ok(all)
+}
+
+/// The Plan room's budget planner on the embeddings, answered as `Budgeted`.
+fn plan(data: &Dataset, cfg: &annosat_core::models::budget::BudgetConfig, bar: &Bar) -> Result<()> {
+    let tt = now_ms();
+    let report = annosat_heads::budget::plan(data, cfg, &mut |d, n| {
+        let f = d as f64 / n.max(1) as f64;
+        bar.stage(
+            "train",
+            DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
+            format!("{d} of {n} trainings{}", eta_as(f, now_ms() - tt, "about")),
+        );
+    })?;
+    post(&TrainResponse::Budgeted {
+        id: bar.id,
+        report,
+        ms: now_ms() - bar.t0,
+    });
+    Ok(())
+}
+
+/// Heads for the checked arms over the N grid, as the tab trains a whole dataset (`design.rs`),
+/// with progress per fold and epoch.
+fn train(
+    data: &mut Dataset,
+    ns: &[u32],
+    job: &OwnJob,
+    bar: &Bar,
+) -> Result<crate::design::Trained> {
+    let arms = crate::worker::arms_for(&job.arms)?;
+    let tt = now_ms();
+    let max_epochs = job.head.epochs;
+    crate::design::train(
+        data,
+        ns,
+        &job.head,
+        &arms,
+        &job.arms,
+        job.split_seed,
+        job.model_seed,
+        |g, groups, e| {
+            let (f, words) = crate::design::epoch_progress(g, groups, e, max_epochs, "", false);
+            bar.stage(
+                "train",
+                DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
+                format!("{words}{}", eta_as(f, now_ms() - tt, "at most")),
+            );
+        },
+    )
 }

@@ -37,17 +37,13 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
         job.split_seed,
         job.model_seed,
         |g, groups, e| {
-            let f = (g as f64 + (e.epoch + 1) as f64 / max_epochs as f64) / groups as f64;
+            let (f, detail) =
+                crate::design::epoch_progress(g, groups, e, max_epochs, " on synthetic data", true);
             post(&TrainResponse::Stage {
                 id,
                 stage: "train".into(),
                 done: f,
-                detail: format!(
-                    "fold {} of {groups}: training heads on synthetic data: epoch {} of at most {max_epochs} · mean train loss {:.4}",
-                    g + 1,
-                    e.epoch + 1,
-                    e.train_loss
-                ),
+                detail,
                 elapsed_ms: now_ms() - t0,
             });
         },

@@ -29,6 +29,6 @@ else
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   flags=(--device cuda --ns 1,3,10,30,100 --arms hard,ls0.1,soft --seeds 3 --epochs 3 --batch 32)
 fi
-"$bin" finetune --data "$data/chaosnli_snli" --model-dir "$model" --split 42 "${flags[@]}" \
+"$bin" finetune --data "$data/chaosnli_snli" --model-dir "$model" --split-seed 42 "${flags[@]}" \
   --out "$out/finetune.json" --export "$out/models"
 printf 'fine-tuned in %d s; export in %s/models/chaosnli_snli_finetune\n' $(($(date +%s) - t0)) "$out"

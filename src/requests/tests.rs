@@ -368,8 +368,8 @@ fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
         id,
         outcome: crate::protocol::PlanOutcome::Extrapolated {
             bands: None,
-            prior: e.fit.clone(),
-            check: e.check.clone(),
+            prior: Box::new(e.fit.clone()),
+            check: Box::new(e.check.clone()),
             curves: e.curves.clone(),
         },
         ms: 1.0,

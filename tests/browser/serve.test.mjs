@@ -73,12 +73,32 @@ test('scripts/serve.sh: one page load, no rebuild and an idle CPU while the page
   console.log(`serve.sh: first page after ${firstPage.toFixed(0)} s`);
   assert.equal(builds(), 1, 'one build before the first page');
 
+  // The model worker is built after the first page, in the background; the page names where it is
+  // served. Wait for it (the idle check below must not measure its build), then fetch it through
+  // trunk's proxy as the page would.
+  const index = await (await fetch(url)).text();
+  assert.match(index, /<meta name="annosat-model-worker" content="model-worker\/"/);
+  assert.doesNotMatch(index, /annosat-model-worker_bg/, 'the page does not wait for the model worker');
+  for (;;) {
+    assert.equal(serveProc.exitCode, null, `serve.sh exited:\n${log.slice(-3000)}`);
+    assert.doesNotMatch(log, /model worker failed/, log.slice(-3000));
+    if (/model worker ready/.test(log)) break;
+    await sleep(2000);
+  }
+  console.log(`serve.sh: model worker ready after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  for (const f of ['annosat-model-worker.js', 'annosat-model-worker_bg.wasm']) {
+    const r = await fetch(url + 'model-worker/' + f, { method: 'HEAD' });
+    assert.equal(r.status, 200, `model-worker/${f} is served`);
+  }
+
   ctx = await browser();
   const page = await ctx.newPage();
   const errors = [];
   let loads = 0;
   page.on('load', () => { loads += 1; });
   page.on('pageerror', (e) => errors.push(String(e)));
+  // A blocked script (the Content-Security-Policy against trunk's live reload) is a console error.
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(url + '?n=7');
   await idle(page);
   // CPU seconds so far: trunk's tree, and this test's tree (Chromium) without trunk's.

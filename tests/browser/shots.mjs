@@ -1,33 +1,69 @@
-// Screenshots of the rooms for a human to look at (not a test): node tests/browser/shots.mjs OUTDIR
-import { serve, browser, openApp, idle } from './harness.mjs';
+// Screenshots of every room at 1280 px for a human to look at (not a test), each with a check that
+// nothing is cut off: no element wider than the page, no horizontal scrolling.
+//   ANNOSAT_DATA=… node tests/browser/shots.mjs OUTDIR
+import { serve, browser, openApp, idle, votesPath } from './harness.mjs';
+import fs from 'node:fs';
 const out = process.argv[2] || '/tmp/shots';
+fs.mkdirSync(out, { recursive: true });
 const srv = await serve();
 const ctx = await browser();
+
+/** Elements (by id or tag.class) whose right edge passes the viewport, and the page's scroll width. */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > w + 1 && getComputedStyle(el).visibility !== 'hidden') {
+        wide.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : ''} (right ${Math.round(r.right)})`);
+      }
+    }
+    return { scroll: document.documentElement.scrollWidth, width: w, wide: wide.slice(0, 5) };
+  });
+}
+
+async function shot(page, name) {
+  await page.waitForTimeout(600);
+  const o = await overflow(page);
+  await page.screenshot({ path: `${out}/${name}.png`, fullPage: true });
+  const ok = o.scroll <= o.width && o.wide.length === 0;
+  console.log(`${ok ? 'fits   ' : 'CUT OFF'} ${name}.png${ok ? '' : `: scroll ${o.scroll} > ${o.width}; ${o.wide.join(', ')}`}`);
+  if (page.errors.length) console.log('  page errors:', page.errors);
+}
+
 try {
-  const page = await openApp(ctx, srv.url, '?dataset=synthetic');
-  await page.screenshot({ path: `${out}/synthetic-target.png`, fullPage: false });
+  const page = await openApp(ctx, srv.url, '?dataset=chaosnli_snli&n=10');
+  await page.locator('#answer-card, .answer').first().waitFor({ timeout: 60_000 }).catch(() => {});
+  await shot(page, 'target');
   await page.click('#tab-models');
-  await page.locator('#synth-train').waitFor();
-  await page.click('#synth-train-go');
-  await page.locator('#synth-summary').waitFor({ timeout: 300_000 });
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: `${out}/synthetic-models.png`, fullPage: true });
-  const p2 = await openApp(ctx, srv.url, '?dataset=chaosnli_snli&room=models');
-  await p2.locator('figure[data-model-metric="kl"] canvas').waitFor();
-  await p2.waitForTimeout(800);
-  await p2.screenshot({ path: `${out}/snli-models.png`, fullPage: true });
-  await p2.selectOption('#export-pick', 'chaosnli_nli_pooled');
-  await p2.locator('#pooled').waitFor();
-  await p2.waitForTimeout(800);
-  await p2.screenshot({ path: `${out}/pooled-models.png`, fullPage: true });
-  await p2.selectOption('#export-pick', 'synthetic_twins_alpha3');
-  await p2.locator('#verdict-table').waitFor();
-  await p2.waitForTimeout(800);
-  await p2.screenshot({ path: `${out}/twins-models.png`, fullPage: true });
-  await p2.click('#tab-repro');
-  await p2.locator('#repro-table').waitFor();
-  await p2.screenshot({ path: `${out}/repro.png`, fullPage: true });
-  for (const p of [page, p2]) if (p.errors.length) console.log('page errors:', p.errors);
+  await page.locator('figure[data-model-metric="kl"] canvas').waitFor({ timeout: 60_000 });
+  await shot(page, 'models');
+  await page.click('#tab-repro');
+  await page.locator('#repro-table').waitFor({ timeout: 60_000 });
+  await shot(page, 'repro');
+  await page.click('#tab-plan');
+  await page.locator('#plan-room, .plan').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(3000);
+  await shot(page, 'plan');
+  await page.click('#tab-sources');
+  await page.locator('#sources-sentences li').first().waitFor({ timeout: 120_000 });
+  await shot(page, 'sources');
+
+  // An upload with 10 votes per item: the bounded answer, and the Models room's own-data card.
+  const up = await openApp(ctx, srv.url, '');
+  await up.setInputFiles('#upload', votesPath('snow2008_rte'));
+  await up.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(up, 120_000);
+  await shot(up, 'upload-target');
+  await up.click('#tab-models');
+  await up.locator('#own-train, #own-card, .own').first().waitFor({ timeout: 60_000 }).catch(() => {});
+  const chooser = await up.locator('#export-pick').evaluate((s) => s.options[s.selectedIndex]?.textContent).catch(() => null);
+  console.log(`  upload: the export chooser shows ${JSON.stringify(chooser)}`);
+  await shot(up, 'upload-models');
+  await up.click('#tab-plan');
+  await up.waitForTimeout(3000);
+  await shot(up, 'upload-plan');
 } finally {
   await ctx.close();
   await srv.close();

@@ -19,10 +19,10 @@ pub struct Args {
     n0: u32,
     /// Total budgets, in votes per item on average, comma-separated. Default: n0+1 up to
     /// 2·n0+10, or as far as the items' votes go.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long = "n", alias = "budgets", value_delimiter = ',')]
     budgets: Vec<u32>,
     /// Items given one more vote per round. Default: a tenth of the items.
-    #[arg(long)]
+    #[arg(long = "round-items", alias = "batch")]
     batch: Option<u32>,
     /// Policies, comma-separated: uniform, disagreement, entropy_variance (uniform is always run:
     /// the others are compared with it).

@@ -12,15 +12,15 @@
 //! CPU generator cannot be seeded), so CPU runs are repeatable.
 
 use crate::encoder::{BertEncoder, Encoder};
+use crate::finetune_head::{Head, TAG_FINETUNE};
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
-use annosat_core::sample;
 use annosat_heads::arms::{self, Arm, RunTargets};
 use annosat_heads::eval;
 use annosat_heads::split::item_split;
 use annosat_heads::{Dataset, GroupResult, HeadFeatures, RunResult};
 use anyhow::{bail, Context, Result};
-use candle_core::{DType, Device, Tensor, Var, D};
+use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use std::path::PathBuf;
 
@@ -39,14 +39,12 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     pub arms: Vec<String>,
     /// Annotator budgets to train at.
-    #[arg(long, value_delimiter = ',', default_values_t = [1u32, 10, 100])]
+    #[arg(long = "n", alias = "ns", value_delimiter = ',', default_values_t = [1u32, 10, 100])]
     pub ns: Vec<u32>,
-    #[arg(long, default_value_t = 42)]
-    pub split: u64,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Model seeds 0..S (instead of --seed).
-    #[arg(long)]
+    #[command(flatten)]
+    pub run: crate::cli_words::RunSeeds,
+    /// Model seeds 0..S (instead of --model-seed).
+    #[arg(long = "model-seeds", alias = "seeds")]
     pub seeds: Option<u64>,
     #[arg(long, default_value_t = 2)]
     pub epochs: usize,
@@ -96,46 +94,6 @@ fn device(name: &str) -> Result<Device> {
     }
 }
 
-struct Head {
-    w1: Var,
-    b1: Var,
-    w2: Var,
-    b2: Var,
-}
-
-impl Head {
-    fn new(d: usize, h: usize, k: usize, seed: u64, dev: &Device) -> Result<Head> {
-        let mut rng = sample::stream(seed, annosat_heads::mlp::PURPOSE_INIT, 0xF1, 0);
-        let mut uni = |bound: f32, n: usize| annosat_heads::mlp::uniform(&mut rng, bound, n);
-        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
-        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
-            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
-        };
-        Ok(Head {
-            w1: var(uni(s1, d * h), (d, h))?,
-            b1: var(uni(s1, h), (1, h))?,
-            w2: var(uni(s2, h * k), (h, k))?,
-            b2: var(uni(s2, k), (1, k))?,
-        })
-    }
-    fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let h = x
-            .matmul(self.w1.as_tensor())?
-            .broadcast_add(self.b1.as_tensor())?
-            .relu()?;
-        Ok(h.matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?)
-    }
-    fn vars(&self) -> Vec<Var> {
-        vec![
-            self.w1.clone(),
-            self.b1.clone(),
-            self.w2.clone(),
-            self.b2.clone(),
-        ]
-    }
-}
-
 /// Features for a batch of items, through the (trainable) encoder.
 fn features(
     enc: &BertEncoder,
@@ -160,39 +118,28 @@ fn features(
     })
 }
 
+/// Fine-tunes each arm × N × model seed (stages: the arms, the data, one fine-tune each, the
+/// outputs), each from the checkpoint's own weights.
 pub fn run(a: Args) -> Result<()> {
-    let names = if a.arms.is_empty() {
-        vec![a.arm.clone()]
-    } else {
-        a.arms.clone()
-    };
-    let mut arm_list = Vec::new();
-    for name in &names {
-        let arm = Arm::parse(name).with_context(|| format!("unknown arm {name:?}"))?;
-        if arm == Arm::TempHard {
-            bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
-        }
-        if arm.baseline() || arm == Arm::ShuffledSls {
-            bail!(
-                "{} is a sweep control or baseline; `annosat sweep` computes it",
-                arm.name()
-            );
-        }
-        arm_list.push(arm);
-    }
+    let (names, arm_list) = arms_of(&a)?;
     let seeds: Vec<u64> = match a.seeds {
         Some(s) => (0..s).collect(),
-        None => vec![a.seed],
+        None => vec![a.run.model_seed],
     };
-    let dev = device(&a.device)?;
     let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
     }
     let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
-    let k = table.num_classes();
-    let parts = item_split(table.num_items(), a.split);
-    let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
+    let shared = Shared {
+        a: &a,
+        dev: device(&a.device)?,
+        model_dir: a.model_dir.clone().unwrap_or_else(default_model_dir),
+        k: table.num_classes(),
+        parts: item_split(table.num_items(), a.run.split_seed),
+        table: &table,
+        t: &t,
+    };
     let max_n = (0..table.num_items())
         .map(|i| table.total(i))
         .min()
@@ -215,166 +162,18 @@ pub fn run(a: Args) -> Result<()> {
     let mut results = Vec::new();
     let mut groups: Vec<GroupResult> = Vec::new();
     for &seed in &seeds {
-        let orders: Vec<Vec<u16>> = (0..table.num_items())
-            .map(|i| arms::vote_order(table.counts(i), a.split, i, seed))
-            .collect();
+        let orders = arms::vote_orders(&table, a.run.split_seed, seed);
         let mut group = GroupResult {
-            split: a.split,
+            split: a.run.split_seed,
             seed,
-            test_items: parts[2].clone(),
+            test_items: shared.parts[2].clone(),
             runs: Vec::new(),
         };
         for &arm in &arm_list {
             for &n in &mine {
-                let (enc, varmap) =
-                    BertEncoder::load(&model_dir, &dev, crate::encoder::Train::Trainable)?;
-                let varmap = varmap.expect("trainable encoder has variables");
-                let before: Vec<(String, Tensor)> = varmap
-                    .data()
-                    .lock()
-                    .expect("varmap lock")
-                    .iter()
-                    .map(|(n, v)| (n.clone(), v.as_tensor().copy().expect("copy")))
-                    .collect();
-                let width = t.layout.width(enc.dim());
-                let head = Head::new(width, 64, k, seed, &dev)?;
-                let mut opt_enc = AdamW::new(
-                    varmap.all_vars(),
-                    ParamsAdamW {
-                        lr: a.lr,
-                        weight_decay: 0.01,
-                        ..Default::default()
-                    },
-                )?;
-                let mut opt_head = AdamW::new(
-                    head.vars(),
-                    ParamsAdamW {
-                        lr: a.lr * 50.0,
-                        weight_decay: 0.01,
-                        ..Default::default()
-                    },
-                )?;
-                let mut train_loss = Vec::new();
-                let started = std::time::Instant::now();
-                let mut seen = 0usize;
-                for epoch in 0..a.epochs {
-                    // The sweep's minibatch order, mapped onto the training items.
-                    let order: Vec<usize> =
-                        annosat_heads::mlp::epoch_order(parts[0].len(), a.split, seed, epoch)
-                            .into_iter()
-                            .map(|k| parts[0][k as usize])
-                            .collect();
-                    let run = RunTargets {
-                        arm,
-                        n,
-                        split_seed: a.split,
-                        model_seed: seed,
-                    };
-                    let (mut sum, mut cnt) = (0.0, 0usize);
-                    for rows in order.chunks(a.batch) {
-                        let mut tgt = vec![0f32; rows.len() * k];
-                        for (j, &i) in rows.iter().enumerate() {
-                            let row = &mut tgt[j * k..(j + 1) * k];
-                            if arm.per_epoch() {
-                                run.epoch_row(i, &orders[i], epoch, row);
-                            } else {
-                                run.static_row(i, &orders[i], k, row);
-                            }
-                        }
-                        let x = features(&enc, t.layout, &t, rows)?;
-                        let logp = candle_nn::ops::log_softmax(&head.forward(&x)?, D::Minus1)?;
-                        let target = Tensor::from_vec(tgt, (rows.len(), k), &dev)?;
-                        let loss = (target.mul(&logp)?.sum_all()?.neg()? / rows.len() as f64)?;
-                        let grads = loss.backward()?;
-                        opt_enc.step(&grads)?;
-                        opt_head.step(&grads)?;
-                        sum += loss.to_dtype(DType::F64)?.to_scalar::<f64>()? * rows.len() as f64;
-                        cnt += rows.len();
-                        seen += rows.len();
-                    }
-                    train_loss.push(sum / cnt.max(1) as f64);
-                    tracing::info!(
-                        "N={n} epoch {epoch}: train loss {:.4}",
-                        sum / cnt.max(1) as f64
-                    );
-                }
-                let secs = started.elapsed().as_secs_f64();
-                let encoder_max_change = {
-                    let now = varmap.data().lock().expect("varmap lock");
-                    let mut m = 0f32;
-                    for (name, t) in &before {
-                        if let Some(v) = now.get(name) {
-                            m = m.max((v.as_tensor() - t)?.abs()?.max_all()?.to_scalar::<f32>()?);
-                        }
-                    }
-                    m
-                };
-                tracing::info!(
-                    "N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}"
-                );
-                // Predicted distributions of some items (test, validation) through the trained model.
-                let predict = |items: &[usize]| -> Result<Vec<f64>> {
-                    let mut logits = Vec::new();
-                    for rows in items.chunks(a.batch) {
-                        let z = head.forward(&features(&enc, t.layout, &t, rows)?.detach())?;
-                        logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
-                    }
-                    Ok(eval::softmax(&logits, k, 1.0))
-                };
-                let probs = predict(&parts[2])?;
-                let human: Vec<f64> = parts[2]
-                    .iter()
-                    .flat_map(|&i| table.distribution(i))
-                    .collect();
-                let metrics = eval::metrics(&probs, &human, k);
-                let sps = seen as f64 / secs;
-                println!(
-                    "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
-                    metrics.kl,
-                    metrics
-                        .entropy_corr
-                        .map(|r| format!("{r:.3}"))
-                        .unwrap_or_else(|| "–".into()),
-                    metrics.accuracy
-                );
-                // Validation items against their own N votes (what choices between arms use).
-                let vprobs = predict(&parts[1])?;
-                let vref: Vec<f64> = parts[1]
-                    .iter()
-                    .flat_map(|&i| {
-                        let mut c = vec![0u32; k];
-                        for &v in orders[i].iter().take(n as usize) {
-                            c[v as usize] += 1;
-                        }
-                        annosat_core::metrics::normalize(&c)
-                            .unwrap_or_else(|| vec![1.0 / k as f64; k])
-                    })
-                    .collect();
-                group.runs.push(RunResult {
-                    arm: arm.name(),
-                    n,
-                    best_epoch: a.epochs.saturating_sub(1),
-                    votes_used: n,
-                    temperature: None,
-                    neighbours: None,
-                    metrics,
-                    validation: eval::metrics(&vprobs, &vref, k),
-                    train_loss: train_loss.iter().map(|&x| x as f32).collect(),
-                    val_loss: Vec::new(),
-                    probs: probs
-                        .iter()
-                        .map(|&p| (p * 65535.0).round() as u16)
-                        .collect(),
-                });
-                results.push(NResult {
-                    arm: arm.name(),
-                    seed,
-                    n,
-                    samples_per_s: sps,
-                    encoder_max_change,
-                    train_loss,
-                    metrics,
-                });
+                let (run, result) = fine_tune(&shared, arm, n, seed, &orders)?;
+                group.runs.push(run);
+                results.push(result);
             }
         }
         groups.push(group);
@@ -383,22 +182,229 @@ pub fn run(a: Args) -> Result<()> {
         export(&a, dir, &table, &t, &groups)?;
     }
     if let Some(out) = &a.out {
-        let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": names.join(","), "device": a.device,
-            "split": a.split, "seed": a.seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
-        match a.shard {
-            Some(s) => {
-                body["shard"] = serde_json::json!({"index": s.index, "of": s.count, "ns": all_ns});
-                let path = crate::finetune_merge::shard_path(out, s);
-                atomic_write(&path, &serde_json::to_vec_pretty(&body)?)?;
-                eprintln!(
-                    "shard {}/{} written to {}",
-                    s.index,
-                    s.count,
-                    path.display()
-                );
-            }
-            None => atomic_write(out, &serde_json::to_vec_pretty(&body)?)?,
+        write_results(&a, out, &names, &all_ns, &results)?;
+    }
+    Ok(())
+}
+
+/// The arms asked for (`--arms`, else `--arm`), refusing those a fine-tune cannot train.
+fn arms_of(a: &Args) -> Result<(Vec<String>, Vec<Arm>)> {
+    let names = if a.arms.is_empty() {
+        vec![a.arm.clone()]
+    } else {
+        a.arms.clone()
+    };
+    let mut arm_list = Vec::new();
+    for name in &names {
+        let arm = Arm::parse(name).with_context(|| format!("unknown arm {name:?}"))?;
+        if arm == Arm::TempHard {
+            bail!("temp_hard is post-hoc; fine-tune hard and fit the temperature from its validation logits");
         }
+        if arm.baseline() || arm == Arm::ShuffledSls {
+            bail!(
+                "{} is a sweep control or baseline; `annosat sweep` computes it",
+                arm.name()
+            );
+        }
+        arm_list.push(arm);
+    }
+    Ok((names, arm_list))
+}
+
+/// What every fine-tune of one invocation shares.
+struct Shared<'a> {
+    a: &'a Args,
+    dev: Device,
+    model_dir: PathBuf,
+    k: usize,
+    /// Train, validation and test items of the split seed.
+    parts: [Vec<usize>; 3],
+    table: &'a annosat_core::VoteTable,
+    t: &'a texts::ItemTexts,
+}
+
+/// One fine-tune: the encoder loaded afresh, trained with a head on `arm`'s N-vote targets for
+/// `--epochs`, then scored on the test items (against all votes) and the validation items
+/// (against their own N votes).
+fn fine_tune(
+    s: &Shared,
+    arm: Arm,
+    n: u32,
+    seed: u64,
+    orders: &[Vec<u16>],
+) -> Result<(RunResult, NResult)> {
+    let (a, dev, k, parts, t) = (s.a, &s.dev, s.k, &s.parts, s.t);
+    let (enc, varmap) = BertEncoder::load(&s.model_dir, dev, crate::encoder::Train::Trainable)?;
+    let varmap = varmap.expect("trainable encoder has variables");
+    let before: Vec<(String, Tensor)> = varmap
+        .data()
+        .lock()
+        .expect("varmap lock")
+        .iter()
+        .map(|(n, v)| (n.clone(), v.as_tensor().copy().expect("copy")))
+        .collect();
+    let width = t.layout.width(enc.dim());
+    let head = Head::new(width, 64, k, seed, TAG_FINETUNE, dev)?;
+    let mut opt_enc = AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: a.lr,
+            weight_decay: 0.01,
+            ..Default::default()
+        },
+    )?;
+    let mut opt_head = AdamW::new(
+        head.vars(),
+        ParamsAdamW {
+            lr: a.lr * 50.0,
+            weight_decay: 0.01,
+            ..Default::default()
+        },
+    )?;
+    let mut train_loss = Vec::new();
+    let started = std::time::Instant::now();
+    let mut seen = 0usize;
+    for epoch in 0..a.epochs {
+        // The sweep's minibatch order, mapped onto the training items.
+        let order: Vec<usize> =
+            annosat_heads::mlp::epoch_order(parts[0].len(), a.run.split_seed, seed, epoch)
+                .into_iter()
+                .map(|k| parts[0][k as usize])
+                .collect();
+        let run = RunTargets {
+            arm,
+            n,
+            split_seed: a.run.split_seed,
+            model_seed: seed,
+        };
+        let (mut sum, mut cnt) = (0.0, 0usize);
+        for rows in order.chunks(a.batch) {
+            let mut tgt = vec![0f32; rows.len() * k];
+            for (j, &i) in rows.iter().enumerate() {
+                let row = &mut tgt[j * k..(j + 1) * k];
+                if arm.per_epoch() {
+                    run.epoch_row(i, &orders[i], epoch, row);
+                } else {
+                    run.static_row(i, &orders[i], k, row);
+                }
+            }
+            let x = features(&enc, t.layout, t, rows)?;
+            let logp = candle_nn::ops::log_softmax(&head.forward(&x)?, D::Minus1)?;
+            let target = Tensor::from_vec(tgt, (rows.len(), k), dev)?;
+            let loss = (target.mul(&logp)?.sum_all()?.neg()? / rows.len() as f64)?;
+            let grads = loss.backward()?;
+            opt_enc.step(&grads)?;
+            opt_head.step(&grads)?;
+            sum += loss.to_dtype(DType::F64)?.to_scalar::<f64>()? * rows.len() as f64;
+            cnt += rows.len();
+            seen += rows.len();
+        }
+        train_loss.push(sum / cnt.max(1) as f64);
+        tracing::info!(
+            "N={n} epoch {epoch}: train loss {:.4}",
+            sum / cnt.max(1) as f64
+        );
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let encoder_max_change = {
+        let now = varmap.data().lock().expect("varmap lock");
+        let mut m = 0f32;
+        for (name, t) in &before {
+            if let Some(v) = now.get(name) {
+                m = m.max((v.as_tensor() - t)?.abs()?.max_all()?.to_scalar::<f32>()?);
+            }
+        }
+        m
+    };
+    tracing::info!("N={n}: the encoder's weights moved by at most {encoder_max_change:.2e}");
+    // Predicted distributions of some items (test, validation) through the trained model.
+    let predict = |items: &[usize]| -> Result<Vec<f64>> {
+        let mut logits = Vec::new();
+        for rows in items.chunks(a.batch) {
+            let z = head.forward(&features(&enc, t.layout, t, rows)?.detach())?;
+            logits.extend(z.flatten_all()?.to_vec1::<f32>()?);
+        }
+        Ok(eval::softmax(&logits, k, 1.0))
+    };
+    let probs = predict(&parts[2])?;
+    let human: Vec<f64> = parts[2]
+        .iter()
+        .flat_map(|&i| s.table.distribution(i))
+        .collect();
+    let metrics = eval::metrics(&probs, &human, k);
+    let sps = seen as f64 / secs;
+    println!(
+        "N={n:>3}  {sps:8.1} samples/s  KL {:.4}  entropy corr {}  accuracy {:.3}",
+        metrics.kl,
+        metrics
+            .entropy_corr
+            .map(|r| format!("{r:.3}"))
+            .unwrap_or_else(|| "–".into()),
+        metrics.accuracy
+    );
+    // Validation items against their own N votes (what choices between arms use).
+    let vprobs = predict(&parts[1])?;
+    let vref: Vec<f64> = parts[1]
+        .iter()
+        .flat_map(|&i| {
+            let mut c = vec![0u32; k];
+            for &v in orders[i].iter().take(n as usize) {
+                c[v as usize] += 1;
+            }
+            annosat_core::metrics::normalize(&c).unwrap_or_else(|| vec![1.0 / k as f64; k])
+        })
+        .collect();
+    let run = RunResult {
+        arm: arm.name(),
+        n,
+        best_epoch: a.epochs.saturating_sub(1),
+        votes_used: n,
+        temperature: None,
+        neighbours: None,
+        metrics,
+        validation: eval::metrics(&vprobs, &vref, k),
+        train_loss: train_loss.iter().map(|&x| x as f32).collect(),
+        val_loss: Vec::new(),
+        probs: probs
+            .iter()
+            .map(|&p| (p * 65535.0).round() as u16)
+            .collect(),
+    };
+    let result = NResult {
+        arm: arm.name(),
+        seed,
+        n,
+        samples_per_s: sps,
+        encoder_max_change,
+        train_loss,
+        metrics,
+    };
+    Ok((run, result))
+}
+
+/// `--out`: the results as JSON (with `--shard`, that shard's file for `merge-finetune`).
+fn write_results(
+    a: &Args,
+    out: &std::path::Path,
+    names: &[String],
+    all_ns: &[u32],
+    results: &[NResult],
+) -> Result<()> {
+    let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": names.join(","), "device": a.device,
+        "split": a.run.split_seed, "seed": a.run.model_seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
+    match a.shard {
+        Some(s) => {
+            body["shard"] = serde_json::json!({"index": s.index, "of": s.count, "ns": all_ns});
+            let path = crate::finetune_merge::shard_path(out, s);
+            atomic_write(&path, &serde_json::to_vec_pretty(&body)?)?;
+            eprintln!(
+                "shard {}/{} written to {}",
+                s.index,
+                s.count,
+                path.display()
+            );
+        }
+        None => atomic_write(out, &serde_json::to_vec_pretty(&body)?)?,
     }
     Ok(())
 }
@@ -443,7 +449,7 @@ fn export(
         crate::util::dataset_name(&a.data),
         groups.first().map(|g| g.runs.iter().map(|r| r.arm.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(",")).unwrap_or_default(),
         a.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","),
-        a.split,
+        a.run.split_seed,
         groups.len(),
         a.epochs,
         a.batch,

@@ -13,6 +13,7 @@
 //! encoder's embeddings (printed). Targets, splits and metrics are annosat-heads'.
 
 use crate::encoder::layer::TrainableLayer;
+use crate::finetune_head::{Head, TAG_FINETUNE_TOP};
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_heads::arms::{self, Arm, RunTargets};
@@ -20,7 +21,7 @@ use annosat_heads::eval;
 use annosat_heads::mlp::epoch_order;
 use annosat_heads::split::item_split;
 use anyhow::{bail, Context, Result};
-use candle_core::{DType, Device, Tensor, Var, D};
+use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use candle_transformers::models::bert::{BertModel, Config};
 use std::collections::HashMap;
@@ -36,15 +37,13 @@ pub struct Args {
     /// Arms (static ones: hard, ls<ε>, soft, dirichlet).
     #[arg(long, value_delimiter = ',', default_values_t = ["hard".to_string(), "ls0.1".to_string(), "soft".to_string()])]
     pub arms: Vec<String>,
-    #[arg(long, value_delimiter = ',', default_values_t = [1u32, 3, 10, 100])]
+    #[arg(long = "n", alias = "ns", value_delimiter = ',', default_values_t = [1u32, 3, 10, 100])]
     pub ns: Vec<u32>,
     /// Top layers to train (0: the frozen encoder, for comparison).
     #[arg(long, default_value_t = 1)]
     pub layers: usize,
-    #[arg(long, default_value_t = 42)]
-    pub split: u64,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub run: crate::cli_words::RunSeeds,
     /// Most epochs; the epoch with the lowest validation loss is kept.
     #[arg(long, default_value_t = 6)]
     pub epochs: usize,
@@ -111,18 +110,8 @@ impl Split {
 
     /// Lower-layer states of `texts` (one forward per batch).
     fn states(&self, texts: &[&str]) -> Result<Vec<States>> {
-        let enc = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| anyhow::anyhow!("tokenizing: {e}"))?;
-        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
-        let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
-        let mask: Vec<u32> = enc
-            .iter()
-            .flat_map(|e| e.get_attention_mask().to_vec())
-            .collect();
-        let ids = Tensor::from_vec(ids, (b, len), &Device::Cpu)?;
-        let mask_t = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
+        let (enc, ids, mask_t) =
+            annosat_encoder::bert::batch_inputs(&self.tokenizer, &Device::Cpu, texts)?;
         let h = self
             .lower
             .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
@@ -195,51 +184,6 @@ fn pooled(top: Option<&Top>, cache: &[States], which: &[usize], dim: usize) -> R
     annosat_encoder::bert::masked_mean_pool(&h, &m, true)
 }
 
-struct Head {
-    w1: Var,
-    b1: Var,
-    w2: Var,
-    b2: Var,
-}
-
-impl Head {
-    fn new(d: usize, k: usize, seed: u64) -> Result<Head> {
-        let mut rng = annosat_core::sample::stream(seed, annosat_heads::mlp::PURPOSE_INIT, 0xF2, 0);
-        let mut uni = |bound: f32, n: usize| annosat_heads::mlp::uniform(&mut rng, bound, n);
-        let h = 64;
-        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
-        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
-            Ok(Var::from_tensor(&Tensor::from_vec(
-                v,
-                shape,
-                &Device::Cpu,
-            )?)?)
-        };
-        Ok(Head {
-            w1: var(uni(s1, d * h), (d, h))?,
-            b1: var(uni(s1, h), (1, h))?,
-            w2: var(uni(s2, h * k), (h, k))?,
-            b2: var(uni(s2, k), (1, k))?,
-        })
-    }
-    fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let h = x
-            .matmul(self.w1.as_tensor())?
-            .broadcast_add(self.b1.as_tensor())?
-            .relu()?;
-        Ok(h.matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?)
-    }
-    fn vars(&self) -> Vec<Var> {
-        vec![
-            self.w1.clone(),
-            self.b1.clone(),
-            self.w2.clone(),
-            self.b2.clone(),
-        ]
-    }
-}
-
 #[derive(serde::Serialize)]
 struct RunOut {
     arm: String,
@@ -250,6 +194,8 @@ struct RunOut {
     metrics: eval::Metrics,
 }
 
+/// Caches the lower layers' states once, checks the split against the full encoder, then trains
+/// the top layers and a head for each arm × N.
 pub fn run(a: Args) -> Result<()> {
     let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
@@ -259,75 +205,13 @@ pub fn run(a: Args) -> Result<()> {
     if t.layout != Layout::Pair {
         bail!("finetune-top needs premise/hypothesis pairs");
     }
-    let (n_items, k) = (table.num_items(), table.num_classes());
+    let n_items = table.num_items();
     let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
     let split = Split::load(&model_dir, a.layers)?;
-    let dim = split.dim;
-    // Every distinct text once, through the lower layers.
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut unique: Vec<&str> = Vec::new();
-    for f in 0..2 {
-        for s in &t.texts[f] {
-            index.entry(s.as_str()).or_insert_with(|| {
-                unique.push(s.as_str());
-                unique.len() - 1
-            });
-        }
-    }
-    let t0 = std::time::Instant::now();
-    let mut cache = Vec::with_capacity(unique.len());
-    for batch in unique.chunks(64) {
-        cache.extend(split.states(batch)?);
-    }
-    let cache_s = t0.elapsed().as_secs_f64();
-    tracing::info!(
-        "lower {} layers over {} texts in {cache_s:.1} s",
-        split.config.num_hidden_layers - a.layers,
-        unique.len()
-    );
-    // The split reproduces the whole encoder (before training).
-    let check: Vec<&str> = unique.iter().take(8).copied().collect();
-    let full = crate::encoder::load(&model_dir, &Device::Cpu)?.embed(&check)?;
-    let (top0, _) = split
-        .top(a.layers)?
-        .map(|(t, v)| (Some(t), Some(v)))
-        .unwrap_or((None, None));
-    let ours = pooled(
-        top0.as_ref(),
-        &cache,
-        &(0..check.len()).collect::<Vec<_>>(),
-        dim,
-    )?;
-    let diff = (full - ours)?.abs()?.max_all()?.to_scalar::<f32>()?;
-    println!("cached lower layers + top {}: largest difference from the full encoder's embeddings {diff:.2e}", a.layers);
-    if diff > 1e-3 {
-        bail!("the split encoder does not reproduce the full one ({diff})");
-    }
-    let prem: Vec<usize> = t.texts[0].iter().map(|s| index[s.as_str()]).collect();
-    let hyp: Vec<usize> = t.texts[1].iter().map(|s| index[s.as_str()]).collect();
-    let features = |top: Option<&Top>, rows: &[usize]| -> Result<Tensor> {
-        let u = pooled(
-            top,
-            &cache,
-            &rows.iter().map(|&i| prem[i]).collect::<Vec<_>>(),
-            dim,
-        )?;
-        let v = pooled(
-            top,
-            &cache,
-            &rows.iter().map(|&i| hyp[i]).collect::<Vec<_>>(),
-            dim,
-        )?;
-        Ok(Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?)
-    };
-    let parts = item_split(n_items, a.split);
-    let orders: Vec<Vec<u16>> = (0..n_items)
-        .map(|i| arms::vote_order(table.counts(i), a.split, i, a.seed))
-        .collect();
-    let human: Vec<f64> = parts[2]
-        .iter()
-        .flat_map(|&i| table.distribution(i))
-        .collect();
+    let (cached, cache_s) = Cached::new(&split, &t, a.layers)?;
+    let diff = check_split(&split, &cached, &model_dir, a.layers)?;
+    let parts = item_split(n_items, a.run.split_seed);
+    let orders = arms::vote_orders(&table, a.run.split_seed, a.run.model_seed);
     let mut out = Vec::new();
     for arm_name in &a.arms {
         let arm = Arm::parse(arm_name).with_context(|| format!("unknown arm {arm_name:?}"))?;
@@ -341,98 +225,209 @@ pub fn run(a: Args) -> Result<()> {
             let run = RunTargets {
                 arm,
                 n,
-                split_seed: a.split,
-                model_seed: a.seed,
+                split_seed: a.run.split_seed,
+                model_seed: a.run.model_seed,
             };
-            let targets = |rows: &[usize]| -> Result<Tensor> {
-                let mut v = vec![0f32; rows.len() * k];
-                for (j, &i) in rows.iter().enumerate() {
-                    run.static_row(i, &orders[i], k, &mut v[j * k..(j + 1) * k]);
-                }
-                Ok(Tensor::from_vec(v, (rows.len(), k), &Device::Cpu)?)
-            };
-            let started = std::time::Instant::now();
-            let top = split.top(a.layers)?;
-            let head = Head::new(4 * dim, k, a.seed)?;
-            let mut opt_head = AdamW::new(
-                head.vars(),
-                ParamsAdamW {
-                    lr: a.head_lr,
-                    weight_decay: 0.01,
-                    ..Default::default()
-                },
-            )?;
-            let mut opt_top = match &top {
-                Some((_, vm)) => Some(AdamW::new(
-                    vm.all_vars(),
-                    ParamsAdamW {
-                        lr: a.lr,
-                        weight_decay: 0.01,
-                        ..Default::default()
-                    },
-                )?),
-                None => None,
-            };
-            let ce = |logits: &Tensor, y: &Tensor| -> Result<Tensor> {
-                let lp = candle_nn::ops::log_softmax(logits, D::Minus1)?;
-                Ok((y.mul(&lp)?.sum_all()?.neg()? / logits.dim(0)? as f64)?)
-            };
-            let (mut best, mut best_epoch, mut best_test) = (f64::INFINITY, 0, Vec::new());
-            let mut val_loss = Vec::new();
-            let val_y = targets(&parts[1])?;
-            for epoch in 0..a.epochs {
-                let order = epoch_order(parts[0].len(), a.split, a.seed, epoch);
-                for chunk in order.chunks(a.batch.max(1)) {
-                    let rows: Vec<usize> = chunk.iter().map(|&j| parts[0][j as usize]).collect();
-                    let x = features(top.as_ref().map(|t| &t.0), &rows)?;
-                    let loss = ce(&head.forward(&x)?, &targets(&rows)?)?;
-                    let grads = loss.backward()?;
-                    opt_head.step(&grads)?;
-                    if let Some(o) = opt_top.as_mut() {
-                        o.step(&grads)?;
-                    }
-                }
-                let eval_rows = |rows: &[usize]| -> Result<Tensor> {
-                    let mut z = Vec::new();
-                    for c in rows.chunks(128) {
-                        z.push(head.forward(&features(top.as_ref().map(|t| &t.0), c)?.detach())?);
-                    }
-                    Ok(Tensor::cat(&z, 0)?)
-                };
-                let vl = ce(&eval_rows(&parts[1])?, &val_y)?
-                    .to_dtype(DType::F64)?
-                    .to_scalar::<f64>()?;
-                val_loss.push(vl);
-                if vl < best {
-                    (best, best_epoch) = (vl, epoch);
-                    best_test = eval_rows(&parts[2])?.flatten_all()?.to_vec1::<f32>()?;
-                }
-            }
-            let probs = eval::softmax(&best_test, k, 1.0);
-            let metrics = eval::metrics(&probs, &human, k);
-            let seconds = started.elapsed().as_secs_f64();
+            let r = train_top(&a, &split, &cached, &table, &parts, &orders, &run)?;
             println!(
-                "{arm_name:>6} N={n:>3}  best epoch {best_epoch}  KL {:.4}  entropy corr {}  {seconds:.0} s",
-                metrics.kl,
-                metrics.entropy_corr.map(|r| format!("{r:.3}")).unwrap_or_else(|| "–".into())
+                "{arm_name:>6} N={n:>3}  best epoch {}  KL {:.4}  entropy corr {}  {:.0} s",
+                r.best_epoch,
+                r.metrics.kl,
+                r.metrics
+                    .entropy_corr
+                    .map(|r| format!("{r:.3}"))
+                    .unwrap_or_else(|| "–".into()),
+                r.seconds
             );
             out.push(RunOut {
                 arm: arm_name.clone(),
-                n,
-                best_epoch,
-                seconds,
-                val_loss,
-                metrics,
+                ..r
             });
         }
     }
     if let Some(path) = &a.out {
         let body = serde_json::json!({
-            "dataset": crate::util::dataset_name(&a.data), "layers": a.layers, "split": a.split, "seed": a.seed,
+            "dataset": crate::util::dataset_name(&a.data), "layers": a.layers, "split": a.run.split_seed, "seed": a.run.model_seed,
             "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "head_lr": a.head_lr, "limit": a.limit,
             "cache_seconds": cache_s, "split_check_max_diff": diff, "runs": out,
         });
         atomic_write(path, &serde_json::to_vec_pretty(&body)?)?;
     }
     Ok(())
+}
+
+/// Every distinct premise and hypothesis once through the lower layers, and which cached states
+/// each item's two texts are.
+struct Cached {
+    cache: Vec<States>,
+    /// The first distinct texts, for the check against the full encoder.
+    first_texts: Vec<String>,
+    prem: Vec<usize>,
+    hyp: Vec<usize>,
+    dim: usize,
+}
+
+impl Cached {
+    fn new(split: &Split, t: &texts::ItemTexts, layers: usize) -> Result<(Cached, f64)> {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut unique: Vec<&str> = Vec::new();
+        for f in 0..2 {
+            for s in &t.texts[f] {
+                index.entry(s.as_str()).or_insert_with(|| {
+                    unique.push(s.as_str());
+                    unique.len() - 1
+                });
+            }
+        }
+        let t0 = std::time::Instant::now();
+        let mut cache = Vec::with_capacity(unique.len());
+        for batch in unique.chunks(64) {
+            cache.extend(split.states(batch)?);
+        }
+        let cache_s = t0.elapsed().as_secs_f64();
+        tracing::info!(
+            "lower {} layers over {} texts in {cache_s:.1} s",
+            split.config.num_hidden_layers - layers,
+            unique.len()
+        );
+        let prem = t.texts[0].iter().map(|s| index[s.as_str()]).collect();
+        let hyp = t.texts[1].iter().map(|s| index[s.as_str()]).collect();
+        let cached = Cached {
+            cache,
+            first_texts: unique.iter().take(8).map(|s| s.to_string()).collect(),
+            prem,
+            hyp,
+            dim: split.dim,
+        };
+        Ok((cached, cache_s))
+    }
+
+    /// The head's pair features (u, v, |u − v|, u ⊙ v) of `rows`, through `top` when given.
+    fn features(&self, top: Option<&Top>, rows: &[usize]) -> Result<Tensor> {
+        let of = |which: &[usize]| {
+            let texts: Vec<usize> = rows.iter().map(|&i| which[i]).collect();
+            pooled(top, &self.cache, &texts, self.dim)
+        };
+        let (u, v) = (of(&self.prem)?, of(&self.hyp)?);
+        Ok(Tensor::cat(&[&u, &v, &(&u - &v)?.abs()?, &(&u * &v)?], 1)?)
+    }
+}
+
+/// The cached lower layers plus the untrained top must reproduce the whole encoder's embeddings
+/// (checked on the first texts): the largest difference, or an error above 1e-3.
+fn check_split(
+    split: &Split,
+    c: &Cached,
+    model_dir: &std::path::Path,
+    layers: usize,
+) -> Result<f32> {
+    let texts: Vec<&str> = c.first_texts.iter().map(String::as_str).collect();
+    let first: Vec<usize> = (0..texts.len()).collect();
+    let full = crate::encoder::load(model_dir, &Device::Cpu)?.embed(&texts)?;
+    let top0 = split.top(layers)?.map(|(t, _)| t);
+    let ours = pooled(top0.as_ref(), &c.cache, &first, c.dim)?;
+    let diff = (full - ours)?.abs()?.max_all()?.to_scalar::<f32>()?;
+    println!("cached lower layers + top {layers}: largest difference from the full encoder's embeddings {diff:.2e}");
+    if diff > 1e-3 {
+        bail!("the split encoder does not reproduce the full one ({diff})");
+    }
+    Ok(diff)
+}
+
+/// One arm × N: fresh top layers and head trained on the static N-vote targets, the epoch with
+/// the lowest validation loss kept and scored on the test items against all votes.
+fn train_top(
+    a: &Args,
+    split: &Split,
+    c: &Cached,
+    table: &annosat_core::VoteTable,
+    parts: &[Vec<usize>; 3],
+    orders: &[Vec<u16>],
+    run: &RunTargets,
+) -> Result<RunOut> {
+    let k = table.num_classes();
+    let targets = |rows: &[usize]| -> Result<Tensor> {
+        let mut v = vec![0f32; rows.len() * k];
+        for (j, &i) in rows.iter().enumerate() {
+            run.static_row(i, &orders[i], k, &mut v[j * k..(j + 1) * k]);
+        }
+        Ok(Tensor::from_vec(v, (rows.len(), k), &Device::Cpu)?)
+    };
+    let started = std::time::Instant::now();
+    let top = split.top(a.layers)?;
+    let head = Head::new(
+        4 * c.dim,
+        64,
+        k,
+        a.run.model_seed,
+        TAG_FINETUNE_TOP,
+        &Device::Cpu,
+    )?;
+    let mut opt_head = AdamW::new(
+        head.vars(),
+        ParamsAdamW {
+            lr: a.head_lr,
+            weight_decay: 0.01,
+            ..Default::default()
+        },
+    )?;
+    let mut opt_top = match &top {
+        Some((_, vm)) => Some(AdamW::new(
+            vm.all_vars(),
+            ParamsAdamW {
+                lr: a.lr,
+                weight_decay: 0.01,
+                ..Default::default()
+            },
+        )?),
+        None => None,
+    };
+    let ce = |logits: &Tensor, y: &Tensor| -> Result<Tensor> {
+        let lp = candle_nn::ops::log_softmax(logits, D::Minus1)?;
+        Ok((y.mul(&lp)?.sum_all()?.neg()? / logits.dim(0)? as f64)?)
+    };
+    let (mut best, mut best_epoch, mut best_test) = (f64::INFINITY, 0, Vec::new());
+    let mut val_loss = Vec::new();
+    let val_y = targets(&parts[1])?;
+    for epoch in 0..a.epochs {
+        let order = epoch_order(parts[0].len(), a.run.split_seed, a.run.model_seed, epoch);
+        for chunk in order.chunks(a.batch.max(1)) {
+            let rows: Vec<usize> = chunk.iter().map(|&j| parts[0][j as usize]).collect();
+            let x = c.features(top.as_ref().map(|t| &t.0), &rows)?;
+            let loss = ce(&head.forward(&x)?, &targets(&rows)?)?;
+            let grads = loss.backward()?;
+            opt_head.step(&grads)?;
+            if let Some(o) = opt_top.as_mut() {
+                o.step(&grads)?;
+            }
+        }
+        let eval_rows = |rows: &[usize]| -> Result<Tensor> {
+            let mut z = Vec::new();
+            for ch in rows.chunks(128) {
+                z.push(head.forward(&c.features(top.as_ref().map(|t| &t.0), ch)?.detach())?);
+            }
+            Ok(Tensor::cat(&z, 0)?)
+        };
+        let vl = ce(&eval_rows(&parts[1])?, &val_y)?
+            .to_dtype(DType::F64)?
+            .to_scalar::<f64>()?;
+        val_loss.push(vl);
+        if vl < best {
+            (best, best_epoch) = (vl, epoch);
+            best_test = eval_rows(&parts[2])?.flatten_all()?.to_vec1::<f32>()?;
+        }
+    }
+    let human: Vec<f64> = parts[2]
+        .iter()
+        .flat_map(|&i| table.distribution(i))
+        .collect();
+    let probs = eval::softmax(&best_test, k, 1.0);
+    Ok(RunOut {
+        arm: String::new(),
+        n: run.n,
+        best_epoch,
+        seconds: started.elapsed().as_secs_f64(),
+        val_loss,
+        metrics: eval::metrics(&probs, &human, k),
+    })
 }

@@ -1,15 +1,26 @@
-//! `annosat`: the command-line face of annosat.
+//! `annosat`: the command-line face of annosat. Every formula is the core's, so the CLI and the
+//! app print the same numbers.
 //!
-//! `curves` computes target-side saturation curves for any vote file (the same core code the app
-//! runs in the browser); `distance` prints per-item metrics between two vote files (used to
-//! cross-check the core against an independent numpy implementation); `bundle` prepares the
-//! datasets the app serves; `embed`, `sweep` and `finetune` train models on subsampled targets
-//! (feature `models`, on by default: the only part that needs candle).
+//! - Target side, for any vote file: `curves` (saturation curves, answers with item intervals),
+//!   `extrapolate` (beyond the votes there are, `--check` how far to trust it), `agree` and
+//!   `aggregate` (Krippendorff's α, Dawid–Skene vs N), `adaptive` (votes collected in rounds),
+//!   `worth` (another vote source measured in human annotators), `distance` (per-item metrics of two
+//!   files, for the numpy cross-check).
+//! - Data and exports: `bundle` (the app's datasets), `pool` (sets with the same classes as one),
+//!   `repro` (the reproduction table and the docs' generated findings), `verdicts` (an export's
+//!   verdicts recomputed from its files).
+//! - Models, behind the default feature `models` (the only part that needs candle): `embed`,
+//!   `features`, `sweep` (+ `merge` for shards), `plan` (the budget planner), `finetune`
+//!   (+ `merge-finetune`), `finetune-top`, `synth` (data with a known answer and its features).
+//!
+//! One vocabulary for the flags (`cli_words`): `--n` N lists, `--votes` a vote file,
+//! `--split-seed`/`--model-seed`, `--bootstrap B`, `--format csv|json`.
 
 mod adaptive_cmd;
 mod aggregate_cmd;
 mod agree_cmd;
 mod bundle_cmd;
+mod cli_words;
 mod curves_cmd;
 mod distance_cmd;
 #[cfg(feature = "models")]
@@ -21,6 +32,8 @@ mod extrapolate_cmd;
 mod features_cmd;
 #[cfg(feature = "models")]
 mod finetune_cmd;
+#[cfg(feature = "models")]
+mod finetune_head;
 #[cfg(feature = "models")]
 mod finetune_merge;
 #[cfg(feature = "models")]
@@ -122,7 +135,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    for note in cli_words::deprecation_notes(&args) {
+        eprintln!("{note}");
+    }
+    let cli = Cli::parse_from(&args);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "1,2,3,5,10,20,50,100")]
     n: Vec<u32>,
     /// Model seeds per point (the range over them is the interval).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long = "model-seeds", alias = "seeds", default_value_t = 5)]
     seeds: u64,
     /// The item split (80/10/10) all points share.
     #[arg(long, default_value_t = 42)]

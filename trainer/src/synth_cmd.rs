@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0)]
     pub concentration: f64,
     /// Votes per item.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long = "votes-per-item", alias = "votes", default_value_t = 100)]
     pub votes: u32,
     #[arg(long, default_value_t = 300)]
     pub annotators: usize,

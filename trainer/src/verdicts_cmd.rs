@@ -17,10 +17,10 @@ pub struct Args {
     #[arg(long)]
     votes: PathBuf,
     /// Item resamples for the intervals.
-    #[arg(long, default_value_t = verdict::DEFAULT_RESAMPLES)]
-    bootstrap: usize,
+    #[arg(long, default_value_t = verdict::DEFAULT_RESAMPLES as u32)]
+    bootstrap: u32,
     /// Only the items whose id starts with `<SOURCE>/` (one source of a pooled export).
-    #[arg(long)]
+    #[arg(long = "pooled-source", alias = "source")]
     source: Option<String>,
     /// csv: `arm,metric,verdict,change,change_lo,change_hi,n90,n90_lo,n90_hi,bounded_by`
     /// (`bounded_by`: the votes that force the 90% point, when they do); json: the manifest's
@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
     /// Also compare with the verdicts stored in the manifest and fail if they differ.
-    #[arg(long)]
+    #[arg(long = "verify", alias = "check")]
     check: bool,
 }
 
@@ -63,7 +63,7 @@ pub fn run(a: Args) -> Result<()> {
     let blocks = blocks_of_export(&m, &probs, &|id| reference.get(id).cloned(), &keep)
         .map_err(anyhow::Error::msg)?;
     let cfg = VerdictConfig {
-        resamples: a.bootstrap,
+        resamples: a.bootstrap as usize,
         ..Default::default()
     };
     let mut v = verdict::verdicts(&blocks, m.classes.len(), &cfg);

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     bootstrap: u32,
     /// Reference splits (seeds `--split-seed`, +1, …).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long = "split-seeds", alias = "splits", default_value_t = 3)]
     splits: u32,
     #[arg(long, default_value_t = 42)]
     split_seed: u64,

@@ -10,15 +10,7 @@ fn adaptive_on_snli_prints_every_policy_metric_and_budget() {
     let votes = data_dir().join("chaosnli_snli/votes.csv");
     let votes = votes.to_str().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_annosat"))
-        .args([
-            "adaptive",
-            "--votes",
-            votes,
-            "--budgets",
-            "5,8",
-            "--repeats",
-            "4",
-        ])
+        .args(["adaptive", "--votes", votes, "--n", "5,8", "--repeats", "4"])
         .output()
         .unwrap();
     assert!(
@@ -61,8 +53,8 @@ fn adaptive_explains_what_it_cannot_do() {
         assert!(!out.status.success());
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
-    assert!(err(&["--budgets", "3"]).contains("is not above n0 = 3"));
-    assert!(err(&["--budgets", "101"]).contains("needs more votes than the 1514 items have"));
+    assert!(err(&["--n", "3"]).contains("is not above n0 = 3"));
+    assert!(err(&["--n", "101"]).contains("needs more votes than the 1514 items have"));
     assert!(err(&["--policies", "random"]).contains("unknown policy"));
-    assert!(err(&["--n0", "1", "--budgets", "4"]).contains("needs 2"));
+    assert!(err(&["--n0", "1", "--n", "4"]).contains("needs 2"));
 }

@@ -1,5 +1,5 @@
 //! `annosat extrapolate` on real data: the prior against scipy, and the extrapolation against what
-//! data with the votes really give (the README's validation table comes from the same command,
+//! data with the votes really give (docs/plan.md's validation table comes from the same command,
 //! scripts/extrapolation-check.sh).
 
 mod common;

@@ -1,4 +1,4 @@
-//! The premise of the exports' bit-identity across CPUs (README, "What bit-identical means"): gemm,
+//! The premise of the exports' bit-identity across CPUs (docs/bit-identity.md): gemm,
 //! candle's CPU matmul, splits a reduction over k terms into blocks whose size it derives from this
 //! CPU's L1 cache, which changes the float sums — but never a reduction of 512 terms or fewer. Every
 //! product in the sweep's heads reduces over at most 268 terms (256 PCA components + 12 alignment

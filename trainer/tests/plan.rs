@@ -28,7 +28,7 @@ fn plan_json(votes: &str, extra: &[&str]) -> (serde_json::Value, String) {
 
 #[test]
 fn plan_trains_budget_points_that_beat_the_constant_predictor() {
-    let (out, _) = plan_json("votes.csv", &["--n", "1,5,10,2000", "--seeds", "2"]);
+    let (out, _) = plan_json("votes.csv", &["--n", "1,5,10,2000", "--model-seeds", "2"]);
     // N = 2000 needs more votes than an item has: three (items, N) points × two seeds.
     assert_eq!(out["points"].as_array().unwrap().len(), 3);
     let runs = out["runs"].as_array().unwrap();
@@ -63,7 +63,7 @@ fn plan_trains_budget_points_that_beat_the_constant_predictor() {
 /// target side goes on to N = 100, extrapolated (and says so).
 #[test]
 fn plan_on_five_votes_extrapolates_the_target_side() {
-    let (r, log) = plan_json("votes_old5.csv", &["--seeds", "1"]);
+    let (r, log) = plan_json("votes_old5.csv", &["--model-seeds", "1"]);
     let ns: Vec<u64> = r["points"]
         .as_array()
         .unwrap()

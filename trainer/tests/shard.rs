@@ -51,11 +51,11 @@ fn flags(data: &[PathBuf], work: &Path, out: &Path, hidden: &str) -> Vec<String>
         v.push(d.display().to_string());
     }
     for f in [
-        "--ns",
+        "--n",
         "1,5,10",
         "--arms",
         "hard,soft,constant",
-        "--seeds",
+        "--model-seeds",
         "2",
         "--epochs",
         "3",

@@ -81,11 +81,11 @@ fn small_sweep(work: &Path, out: &Path, features: &Path) -> Vec<String> {
         features.to_str().unwrap(),
         "--limit",
         "80",
-        "--ns",
+        "--n",
         "1,3,10",
-        "--splits",
+        "--split-seed",
         "42",
-        "--seeds",
+        "--model-seeds",
         "2",
         "--epochs",
         "3",
@@ -228,13 +228,13 @@ fn committed_exports_regenerate_bit_identically() {
         out.to_str().unwrap(),
         "--work",
         work.to_str().unwrap(),
-        "--ns",
+        "--n",
         &join(&c["ns"]),
         "--arms",
         &join(&c["arms"]),
         "--folds",
         &folds.to_string(),
-        "--seeds",
+        "--model-seeds",
         "1",
         "--shard",
         &format!("0/{folds}"),
@@ -331,7 +331,7 @@ fn committed_exports_regenerate_bit_identically() {
         committed.to_str().unwrap(),
         "--votes",
         snli.join("votes.csv").to_str().unwrap(),
-        "--check",
+        "--verify",
     ]);
 }
 
@@ -369,13 +369,13 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
         out.to_str().unwrap(),
         "--work",
         work.to_str().unwrap(),
-        "--ns",
+        "--n",
         "1,10",
         "--arms",
         "hard,soft,sls,constant,knn",
         "--folds",
         "3",
-        "--seeds",
+        "--model-seeds",
         "1",
         "--epochs",
         "4",
@@ -439,13 +439,13 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
         out2.to_str().unwrap(),
         "--work",
         work2.to_str().unwrap(),
-        "--ns",
+        "--n",
         "1,10",
         "--arms",
         "constant,knn",
         "--folds",
         "3",
-        "--seeds",
+        "--model-seeds",
         "1",
     ]);
     let m: serde_json::Value =
@@ -498,13 +498,13 @@ fn repro_table_covers_every_exported_set_from_the_committed_exports() {
 }
 
 #[test]
-fn committed_reproduction_and_readme_section_are_what_repro_generates() {
-    // Every sentence and number in the README's generated section comes from `annosat repro` on the
-    // committed exports: rerun it on a copy of them and of the README, and compare.
+fn committed_reproduction_and_docs_section_are_what_repro_generates() {
+    // Every sentence and number in docs/models.md's generated section comes from `annosat repro` on
+    // the committed exports: rerun it on a copy of them and of that page, and compare.
     let committed = repo_root().join("public/models");
     let before = std::fs::read(committed.join("reproduction.json")).unwrap();
-    let readme = tmp("readme").join("README.md");
-    std::fs::copy(repo_root().join("README.md"), &readme).unwrap();
+    let readme = tmp("readme").join("models.md");
+    std::fs::copy(repo_root().join("docs/models.md"), &readme).unwrap();
     let models = tmp("repro-all");
     copy_manifests(&committed, &models);
     annosat(&[
@@ -521,8 +521,8 @@ fn committed_reproduction_and_readme_section_are_what_repro_generates() {
     );
     assert_eq!(
         std::fs::read_to_string(&readme).unwrap(),
-        std::fs::read_to_string(repo_root().join("README.md")).unwrap(),
-        "the README's generated section is what annosat repro writes: run scripts/sweep-all.sh's last step"
+        std::fs::read_to_string(repo_root().join("docs/models.md")).unwrap(),
+        "docs/models.md's generated section is what annosat repro writes: run scripts/sweep-all.sh's last step"
     );
 }
 

@@ -19,7 +19,7 @@ fn quick(votes: &Path, source: &Path) -> Output {
         .args([
             "--bootstrap",
             "20",
-            "--splits",
+            "--split-seeds",
             "1",
             "--repeats",
             "5",

@@ -53,7 +53,7 @@ fn disagreement_wins_on_majorities_where_some_items_are_settled() {
 
 /// With 3 votes to start from, a fifth of the split items show three equal votes; both adaptive
 /// policies then take them for settled and never ask again, and lose to uniform on JS distance.
-/// (What the README's run shows on real data is measured, not assumed.)
+/// (What docs/plan.md's run shows on real data is measured, not assumed.)
 #[test]
 fn adaptive_policies_lose_when_split_items_look_settled() {
     let t = half_ambiguous();

@@ -61,6 +61,9 @@ pub fn crossing(grid: &[u32], values: &[Option<f64>], level: f64, rising: bool) 
     crossing_in(grid, values, level, rising, (|n| n, |n| n))
 }
 
+/// A scale of N for [`crossing_in`]: the map from N to it and the map back.
+pub type Scale = (fn(f64) -> f64, fn(f64) -> f64);
+
 /// [`crossing`] interpolated linearly in another scale of N: `(to, from)` map N to it and back
 /// (worth's ν interpolates in 1/N, where the squared error's curve is a straight line).
 pub fn crossing_in(
@@ -68,7 +71,7 @@ pub fn crossing_in(
     values: &[Option<f64>],
     level: f64,
     rising: bool,
-    (to, from): (fn(f64) -> f64, fn(f64) -> f64),
+    (to, from): Scale,
 ) -> Option<f64> {
     let past = |v: f64| {
         if rising {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The N grid of the study (`annosat sweep`'s default; capped at the data's votes per item).
 pub const N_GRID: [u32; 11] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100];
 
-/// The head and its optimiser (one setting for every arm; see the README's grid note).
+/// The head and its optimiser (one setting for every arm; see docs/models.md's grid note).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct HeadConfig {
     pub hidden: usize,

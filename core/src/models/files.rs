@@ -71,7 +71,7 @@ pub struct Repro {
     pub command: String,
     pub datasets: Vec<String>,
     pub rows: Vec<ReproRow>,
-    /// Sentences about these numbers, generated from them (the README quotes them verbatim).
+    /// Sentences about these numbers, generated from them (docs/models.md quotes them verbatim).
     #[serde(default)]
     pub findings: Vec<String>,
     /// The synthetic control (`annosat synth` data, known truth): one column per feature-noise level.

@@ -71,7 +71,7 @@ pub fn BudgetCard() -> impl IntoView {
         <section class="card plan-tool" id="budget">
             <h2>"Budget planner"</h2>
             <p>"With a fixed number of votes, should they go to more items with fewer annotators each, or to fewer items with more? The target side always says “more annotators” (each item's label only improves with N), so the trade-off shows on the model side: for budgets of 1, 3 and 10 times the training items, the sweep's head is trained on budget / N of the training items with N-vote soft targets, for each N that fits, and scored on the test items against all their votes (5 model seeds; the range over them is shown). Needs a bundled dataset with an export (its head features). As "
-                <code>"annosat plan"</code>" (README)."</p>
+                <code>"annosat plan"</code>" (docs/plan.md)."</p>
             <div class="row">
                 <button id="budget-run" on:click=run
                     prop:disabled=move || export.get().is_none() || ts.phase.get().busy()>"Plan"</button>

@@ -22,7 +22,7 @@ pub fn PlanRoom() -> impl IntoView {
         <section class="card plan-intro">
             <h2>"Beyond the votes you have"</h2>
             <p>"With M votes per item the target-side curves end at N = M by construction. Here a prior over the items' true label distributions is fitted to the items (one Dirichlet, or a mixture where items come in kinds; maximum marginal likelihood, on a sample of 5,000 items when there are more), and the curves are computed on tables drawn from each item's posterior — what the data would give with more votes per item. The fit check below says how well the prior describes these items; "
-            <code>"annosat extrapolate --check"</code>" measures the error on data that have the votes (README)."</p>
+            <code>"annosat extrapolate --check"</code>" measures the error on data that have the votes (docs/plan.md)."</p>
         </section>
         <Controls />
         <PlanStatusLine tool=Tool::Extrapolate />

@@ -57,7 +57,7 @@ pub fn AgreeCard() -> impl IntoView {
             <p>"How much N annotators agree (Krippendorff's α of N-vote subsamples), and how often the label that majority vote — or Dawid–Skene, which learns each annotator's confusion matrix and needs annotator ids (a long-form upload "
                 <code>"item_id,annotator_id,label"</code>
                 ") — gives an item from N of its votes is the label it gives from all of them. N = 1 to 20, then every 10th up to the most votes an item has; as "
-                <code>"annosat agree --n"</code>" with those N (README)."</p>
+                <code>"annosat agree --n"</code>" with those N (docs/plan.md)."</p>
             <div class="row">
                 <label>"α's level "
                     <select id="agree-level" on:change=move |ev| {
@@ -224,7 +224,7 @@ pub fn AdaptiveCard() -> impl IntoView {
             <p>"Would the same number of votes buy better labels if the later ones went to the items that need them? Votes are collected in rounds from each item's real votes (without replacement): every item starts with n0, then each round gives one more vote to a tenth of the items, chosen by the policy — "
                 <b>"uniform"</b>" (fewest votes first), "<b>"disagreement"</b>" (largest entropy of the votes so far) or "
                 <b>"entropy variance"</b>" (largest posterior variance of the item's entropy under a Dirichlet prior fitted to the first n0 votes). Differences from uniform are paired (same votes to start from), over 20 simulations. As "
-                <code>"annosat adaptive"</code>" (README)."</p>
+                <code>"annosat adaptive"</code>" (docs/plan.md)."</p>
             <div class="row">
                 <label>"Votes every item starts with (n0) "
                     <input type="number" id="adaptive-n0" min="2" max="50"

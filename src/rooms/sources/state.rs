@@ -57,7 +57,7 @@ pub struct SourcesSt {
     pub wanted: RwSignal<Option<String>>,
     pub status: RwSignal<SourcesStatus>,
     pub result: RwSignal<Option<Arc<Measured>>>,
-    /// Reference splits and item resamples per split (`--splits`, `--bootstrap`).
+    /// Reference splits and item resamples per split (`--split-seeds`, `--bootstrap`).
     pub splits: RwSignal<u32>,
     pub bootstrap: RwSignal<u32>,
     /// What the job in flight is for (its result is stored with it).

@@ -102,18 +102,8 @@ impl BertEncoder {
     /// Embeddings (0-layer model) → the trainable layers → masked mean pooling (+ L2), as
     /// `annosat_encoder::pooled_embeddings` does for the frozen model.
     fn embed_trainable(&self, texts: &[&str]) -> Result<Tensor> {
-        let enc = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| anyhow!("tokenizing: {e}"))?;
-        let (b, len) = (enc.len(), enc.first().map_or(0, |e| e.get_ids().len()));
-        let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
-        let mask: Vec<u32> = enc
-            .iter()
-            .flat_map(|e| e.get_attention_mask().to_vec())
-            .collect();
-        let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
-        let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let (_, ids, mask) =
+            annosat_encoder::bert::batch_inputs(&self.tokenizer, &self.device, texts)?;
         let mut h = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
         let m = mask.to_dtype(DType::F32)?;
         let ext = annosat_encoder::bert::additive_mask(&m)?;

@@ -1,5 +1,5 @@
-//! Sentences about the exports' numbers, generated from them (never typed): the README quotes them
-//! and the app's Reproduction room shows them. Each states a comparison the numbers decide.
+//! Sentences about the exports' numbers, generated from them (never typed): docs/models.md quotes
+//! them and the app's Reproduction room shows them. Each states a comparison the numbers decide.
 
 use super::stats::*;
 use super::Sweeps;

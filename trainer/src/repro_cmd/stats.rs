@@ -1,6 +1,7 @@
-//! What the reproduction table and the README's findings compute from a manifest: means over runs,
-//! the label-smoothing arm chosen on validation, shares of the improvement (the project's one
-//! definition, `annosat_core::models::captured_share`), and intervals for correlations.
+//! What the reproduction table and the findings (docs/models.md) compute from a manifest: means
+//! over runs, the label-smoothing arm chosen on validation, shares of the improvement (the
+//! project's one definition, `annosat_core::models::captured_share`), and intervals for
+//! correlations.
 
 use annosat_core::models::verdict::Versus;
 use annosat_core::models::{captured_share, Manifest, MetricVerdict, ModelMetric as M, Verdict};

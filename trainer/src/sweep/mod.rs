@@ -36,28 +36,29 @@ pub struct Args {
     #[arg(long)]
     pub features_cache: Option<PathBuf>,
     /// Annotator budgets (capped at the smallest vote count).
-    #[arg(long, value_delimiter = ',', default_values_t = N_GRID)]
+    #[arg(long = "n", alias = "ns", value_delimiter = ',', default_values_t = N_GRID)]
     pub ns: Vec<u32>,
     /// Arms, comma-separated (default: all; temp_hard needs hard). `--help` lists them.
     #[arg(long, value_delimiter = ',', long_help = arms_help())]
     pub arms: Vec<String>,
     /// Item-level split seeds (80% train, 10% validation, 10% test).
-    #[arg(long, value_delimiter = ',', default_values_t = [42u64, 43, 44])]
+    #[arg(long = "split-seed", alias = "splits", value_delimiter = ',', default_values_t = [42u64, 43, 44])]
     pub splits: Vec<u64>,
-    /// k-fold cross-validation instead of --splits: fold f tests the f-th fifth (for k = 5) of the
+    /// k-fold cross-validation instead of --split-seed: fold f tests the f-th fifth (for k = 5) of the
     /// items, so metrics can also be computed over all items (the manifest's `pooled`).
     #[arg(long)]
     pub folds: Option<u64>,
-    /// Model seeds per split: 0..seeds (initialisation, minibatch order, vote subsample).
-    #[arg(long, default_value_t = 5)]
+    /// Model seeds per split: 0..S (initialisation, minibatch order, vote subsample).
+    #[arg(long = "model-seeds", alias = "seeds", default_value_t = 5)]
     pub seeds: u64,
     /// Score test items against the folder's truth.csv (the true distributions of `annosat synth`
     /// data) instead of their votes.
     #[arg(long, conflicts_with = "heldout")]
     pub truth: bool,
-    /// Train targets from 80% of each item's votes; evaluate against the other 20%.
-    #[arg(long)]
-    pub heldout: bool,
+    /// Evaluate against held-out annotators: train targets from the rest of each item's votes,
+    /// score against this fraction (the sweep holds out 0.2, the default when no value is given).
+    #[arg(long, value_name = "FRACTION", num_args = 0..=1, default_missing_value = "0.2")]
+    pub heldout: Option<f64>,
     /// Project features onto this many principal components first (0 = use raw features).
     #[arg(long, default_value_t = 256)]
     pub pca: usize,
@@ -183,7 +184,7 @@ pub(crate) fn plan_dataset(
             None => a.splits.clone(),
         },
         seeds: a.seeds,
-        heldout: a.heldout,
+        heldout: heldout(a)?,
         head: head.clone(),
         // Features narrower than --pca (a synthetic set's) or built by --features (projected
         // block by block) are used as they are.
@@ -353,7 +354,7 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
             }
         );
     }
-    let mut prep = Dataset::new(dataset_name(data), &table, head, a.heldout)
+    let mut prep = Dataset::new(dataset_name(data), &table, head, heldout(a)?)
         .with_context(|| format!("{}", data.display()))?;
     if a.truth {
         prep.reference =
@@ -399,4 +400,20 @@ pub fn load_features(path: &Path) -> Result<HeadFeatures> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     HeadFeatures::from_bytes(&bytes)
         .with_context(|| format!("{} is not a head-features file", path.display()))
+}
+
+/// `--heldout`: whether the reference is held out. The sweep's split holds out
+/// [`annosat_heads::group::HELDOUT_FRACTION`] of each item's votes; another fraction is refused
+/// rather than silently replaced.
+fn heldout(a: &Args) -> Result<bool> {
+    match a.heldout {
+        None => Ok(false),
+        Some(f) if (f - annosat_heads::group::HELDOUT_FRACTION).abs() < 1e-12 => Ok(true),
+        Some(f) => bail!(
+            "--heldout {f}: the sweep holds out {} of each item's votes (give --heldout alone or \
+             --heldout {}); other fractions are not supported by its exports",
+            annosat_heads::group::HELDOUT_FRACTION,
+            annosat_heads::group::HELDOUT_FRACTION
+        ),
+    }
 }

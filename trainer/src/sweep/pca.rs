@@ -1,6 +1,6 @@
 //! PCA whitening of head features before the sweep.
 //!
-//! The pair features are 4 × 384 = 1,536 wide, and the first layer of ~110 stacked heads dominated
+//! The pair features are 4 × 384 = 1,536 wide, and the first layer of ~130 stacked heads dominated
 //! the sweep's time (its optimiser state alone was 43 MB per step). Projecting onto the top
 //! principal components (unit variance each) keeps almost all of the variance at a sixth of the
 //! width. The projection is fitted on every item's *features* — inputs only, never labels — so no
