@@ -101,6 +101,17 @@ test('the reproduction room sets published numbers beside ours', async () => {
   assert.equal(await page.locator('#findings li').count(), repro.findings.length);
   assert.equal(await page.locator('#controls-table tbody tr').count(), repro.controls.length);
   assert.match(await page.locator('#repro-room').textContent(), /all-MiniLM-L6-v2/);
+  // Every row has one line per dataset with the value reproduction.json holds.
+  const first = repro.rows[0];
+  for (const d of repro.datasets) {
+    const line = page.locator(`#repro-table tbody tr >> nth=0 >> .ours-line[data-dataset="${d}"] .num`);
+    assert.equal(await line.textContent(), first.ours[d] ?? '–', d);
+  }
+  // Nothing cut off at 1280 px: both tables end inside the page.
+  for (const id of ['#repro-table', '#controls-table']) {
+    const right = await page.locator(id).evaluate((t) => t.getBoundingClientRect().right);
+    assert.ok(right <= 1280, `${id} ends at ${right} px, past the 1280 px page`);
+  }
   await page.screenshot({ path: path.join(shots, 'repro-1280.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
 });

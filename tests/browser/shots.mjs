@@ -43,10 +43,10 @@ try {
   await page.locator('#repro-table').waitFor({ timeout: 60_000 });
   await shot(page, 'repro');
   await page.click('#tab-plan');
-  await page.locator('#plan-room, .plan').first().waitFor({ timeout: 60_000 });
-  await page.waitForTimeout(3000);
+  await page.click('#plan-run');
+  await page.locator('#plan-sentence').waitFor({ timeout: 120_000 }).catch(() => {});
   await shot(page, 'plan');
-  await page.click('#tab-sources');
+  await page.goto(srv.url + '?dataset=chaosnli_snli&room=sources&source=original5');
   await page.locator('#sources-sentences li').first().waitFor({ timeout: 120_000 });
   await shot(page, 'sources');
 
@@ -62,7 +62,8 @@ try {
   console.log(`  upload: the export chooser shows ${JSON.stringify(chooser)}`);
   await shot(up, 'upload-models');
   await up.click('#tab-plan');
-  await up.waitForTimeout(3000);
+  await up.click('#plan-run');
+  await up.locator('#plan-sentence').waitFor({ timeout: 120_000 }).catch(() => {});
   await shot(up, 'upload-plan');
 } finally {
   await ctx.close();

@@ -18,24 +18,24 @@ pub fn ReproRoom() -> impl IntoView {
             let table = |datasets: &[String],
                          rows: &[annosat_core::models::ReproRow],
                          id: &'static str| {
-                let head = datasets
-                    .iter()
-                    .map(|d| view! { <th>{format!("ours: {d}")}</th> })
-                    .collect_view();
                 let body = rows
                     .iter()
                     .map(|row| {
-                        let cells = datasets
+                        // One line per dataset in one column: the values carry intervals and
+                        // verdicts, too long for a column each at 1280 px.
+                        let ours = datasets
                             .iter()
-                            .map(|d| view! { <td class="num">{row.ours.get(d).cloned().unwrap_or_else(|| "–".into())}</td> })
+                            .map(|d| {
+                                let v = row.ours.get(d).cloned().unwrap_or_else(|| "–".into());
+                                view! { <div class="ours-line" data-dataset=d.clone()><span class="ds">{d.clone()}</span>" "<span class="num">{v}</span></div> }
+                            })
                             .collect_view();
                         view! {
                             <tr>
                                 <td>{row.source.clone()}</td>
                                 <td>{row.claim.clone()}{(!row.note.is_empty()).then(|| view! { <div class="hint">{row.note.clone()}</div> })}</td>
-                                <td class="num">{row.published.clone()}</td>
-                                <td>{row.published_model.clone()}</td>
-                                {cells}
+                                <td class="num">{row.published.clone()}{(!row.published_model.is_empty() && row.published_model != "–").then(|| view! { <div class="hint">{row.published_model.clone()}</div> })}</td>
+                                <td class="ours">{ours}</td>
                             </tr>
                         }
                     })
@@ -43,7 +43,7 @@ pub fn ReproRoom() -> impl IntoView {
                 view! {
                     <div class="table-wrap card">
                         <table class="movers repro" id=id>
-                            <thead><tr><th>"source"</th><th>"claim"</th><th>"published"</th><th>"their model"</th>{head}</tr></thead>
+                            <thead><tr><th>"source"</th><th>"claim"</th><th>"published (their model)"</th><th>"ours, per dataset"</th></tr></thead>
                             <tbody>{body}</tbody>
                         </table>
                     </div>
