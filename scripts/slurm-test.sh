@@ -125,7 +125,7 @@ for s in 1 2; do
   data+=(--data "$state/data/synth$s")
 done
 # 3 split seeds x 4 model seeds x 2 datasets = 24 groups: 6 per shard, about a second each.
-flags=("${data[@]}" --ns 1,5,10 --arms hard,soft,sls,constant --splits 42,43,44 --seeds 4
+flags=("${data[@]}" --n 1,5,10 --arms hard,soft,sls,constant --split-seed 42,43,44 --model-seeds 4
   --epochs 30 --patience 30 --hidden 64)
 sb=(--cpus-per-task=1 --open-mode=append --output="$state/logs/%x-%A_%a.out")
 export ANNOSAT_BIN="$bin"

@@ -4,6 +4,7 @@
 #   1. setup (scripts/setup.sh: wasm toolchain, Chromium, numpy/scipy, playwright-core)
 #   2. data and model (scripts/fetch-data.sh --app bundles the datasets with the candle-free CLI and
 #      writes the F16 encoder copy the model worker downloads)
+#   2b. the habits (cargo fmt --check, clippy -D warnings, scripts/check-rooms.sh), as --quick runs them
 #   3. cargo test: core (unit, property, shared-data), heads, encoder, the model worker's upload
 #      handling, and trainer/CLI (incl. the numpy reference,
 #      embed/sweep/finetune end to end, and the committed model exports regenerating bit for bit)
@@ -25,9 +26,9 @@
 #      and scripts/serve.sh itself kept open for 90 s (one page load, no rebuild, idle CPU)
 #   8. a sharded sweep on a real one-node Slurm cluster (scripts/slurm-test.sh: installs Debian's
 #      slurm and munge if missing, requeues a shard mid-way, merges, compares byte for byte)
-#   9. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
-#  10. scripts/gpu/finetune.sh --tiny: the GPU fine-tune script on CPU with a tiny grid, its export
+#   9. scripts/gpu/finetune.sh --tiny: the GPU fine-tune script on CPU with a tiny grid, its export
 #      recomputed by `annosat verdicts --verify`, so the script cannot rot where no GPU is lent
+#  10. the trainer type-checks with --features cuda (nvcc builds candle's kernels; no GPU needed)
 #
 # scripts/test.sh --quick: only the habits a change should pass before anything longer — cargo fmt
 # --check, cargo clippy --workspace -D warnings, no room of the app importing another

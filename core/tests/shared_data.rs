@@ -74,3 +74,25 @@ fn all_vote_and_annotation_files_load() {
     }
     assert!(loaded >= 30, "only {loaded} files found");
 }
+
+/// The multilabel set (CrowdTruth medical relation extraction: workers tick any number of 14
+/// relations) is refused in both its layouts, saying it is multilabel, instead of being misread
+/// as single-label votes; a long single-label file with annotator ids reads as what it is.
+#[test]
+fn multilabel_files_are_named_as_such_and_single_label_long_files_read() {
+    let dir = data_dir().join("crowdtruth_medrelex");
+    if !dir.is_dir() {
+        return; // a data folder without the multilabel set (the download path has 17 others)
+    }
+    for name in ["labels_long.csv", "ratings_multilabel.csv"] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let e = parse_votes(&bytes, &ImportOptions::default()).unwrap_err();
+        assert!(
+            matches!(e.kind, annosat_core::ImportErrorKind::Multilabel { .. }),
+            "{name}: {e}"
+        );
+        assert!(e.to_string().contains("multilabel"), "{name}: {e}");
+    }
+    let rte = load(&data_dir().join("snow2008_rte/annotations.csv"));
+    assert_eq!((rte.num_items(), rte.num_classes()), (800, 2));
+}

@@ -24,10 +24,10 @@ model=${ANNOSAT_MODEL:-$HOME/.cache/annosat/models/all-MiniLM-L6-v2}
 mkdir -p "$out/models"
 t0=$(date +%s)
 if [ "$tiny" = 1 ]; then
-  flags=(--device cpu --limit 80 --ns 1,3 --arms hard,soft --seeds 1 --epochs 1 --batch 8)
+  flags=(--device cpu --limit 80 --n 1,3 --arms hard,soft --model-seeds 1 --epochs 1 --batch 8)
 else
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
-  flags=(--device cuda --ns 1,3,10,30,100 --arms hard,ls0.1,soft --seeds 3 --epochs 3 --batch 32)
+  flags=(--device cuda --n 1,3,10,30,100 --arms hard,ls0.1,soft --model-seeds 3 --epochs 3 --batch 32)
 fi
 "$bin" finetune --data "$data/chaosnli_snli" --model-dir "$model" --split-seed 42 "${flags[@]}" \
   --out "$out/finetune.json" --export "$out/models"

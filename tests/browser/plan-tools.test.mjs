@@ -36,6 +36,9 @@ async function upload(page, file) {
   await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
   await idle(page);
   await page.click('#tab-plan');
+  // A few-vote upload starts the Target room's headline extrapolation by itself, in the same plan
+  // channel: the tools' buttons wait until it is done (on a slow machine longer than a click's 30 s).
+  await page.locator('#agree-run:enabled').waitFor({ timeout: 300_000 });
 }
 
 test('agreement vs N on an upload with annotator ids equals annosat agree, Dawid–Skene included', async () => {

@@ -168,7 +168,7 @@ test('malformed sources get clear messages and the page keeps its data', async (
   const cases = [
     [write('classes.csv', `item_id,yes,no\n${snliIds[0]},1,2\n`), /classes \(yes, no\) are not the human file's \(entailment, neutral, contradiction\)/],
     [write('ids.csv', 'item_id,entailment,neutral,contradiction\nnope-1,1,2,0\nnope-2,0,1,1\n'), /no item id is in both files/],
-    [write('twice.csv', `item_id,annotator_id,label\n${snliIds[0]},w1,entailment\n${snliIds[0]},w1,neutral\n`), /"w1" labels item .* more than once/],
+    [write('twice.csv', `item_id,annotator_id,label\n${snliIds[0]},w1,entailment\n${snliIds[0]},w1,neutral\n`), /multilabel votes \(annotator w1 gave item .* both/],
   ];
   const page = await openApp(ctx, server.url);
   await idle(page);

@@ -50,6 +50,12 @@ pub enum ImportErrorKind {
     MixedFormats {
         detail: String,
     },
+    /// Multilabel votes (an annotator may tick several labels of one item): read as single-label
+    /// votes, one annotator's ticks would count as several annotators' votes.
+    Multilabel {
+        /// What showed it: an annotator with two labels on one item, or a 0/1 row per annotator.
+        evidence: String,
+    },
     EmptyLabel,
     /// Not a CSV text file at all, recognised by its first bytes: what it is and what to do.
     NotCsv {
@@ -116,6 +122,7 @@ impl fmt::Display for ImportErrorKind {
             Fractional { value } => write!(f, "count {} has a fractional part; write whole vote counts, not proportions", quoted(value)),
             CountTooLarge { value } => write!(f, "count {} is too large; counts must stay below 1,000,000,000 per item", quoted(value)),
             ZeroVotes { id } => write!(f, "item {} has zero votes; remove the row or skip such items (CLI: --skip-empty-items)", quoted(id)),
+            Multilabel { evidence } => write!(f, "these are multilabel votes ({evidence}): each annotator may tick several labels, and annosat reads single-label votes (one label per annotator and item), so reading them would count one annotator's ticks as several votes; give one label per annotator and item (for example each annotator's first or main label)"),
             MixedFormats { detail } => write!(f, "the file mixes the wide and long formats ({detail}); use either item_id,<class_1>,…,<class_K> with counts or exactly item_id,annotator_id,label"),
             EmptyLabel => write!(f, "the label is empty; give every vote row a class label"),
             NotCsv { what, fix } => write!(f, "this is {what}, not a CSV text file; {fix}"),

@@ -83,6 +83,17 @@ pub(super) fn parse_long(
     if raw.is_empty() {
         return Err(ImportError::whole(ImportErrorKind::NoItems));
     }
+    if let Some((item, annotator, a, b)) = two_labels(&raw) {
+        return Err(ImportError::whole(ImportErrorKind::Multilabel {
+            evidence: format!(
+                "annotator {} gave item {} both {} and {}",
+                annotator_ids[annotator as usize],
+                item_ids[item as usize],
+                labels[a as usize],
+                labels[b as usize]
+            ),
+        }));
+    }
     let mut order: Vec<usize> = (0..labels.len()).collect();
     let numeric: Option<Vec<f64>> = labels.iter().map(|l| l.parse::<f64>().ok()).collect();
     match numeric {
@@ -125,6 +136,20 @@ pub(super) fn parse_long(
         VoteTable::new(classes, item_ids, counts).with_annotations(annotator_ids, annotations),
         texts,
     ))
+}
+
+/// The first (item, annotator) with two different labels, by item and annotator order: the sign of
+/// multilabel votes. (The same label twice is a repeated row, counted as the file says.)
+fn two_labels(raw: &[(u32, u32, u32)]) -> Option<(u32, u32, u32, u32)> {
+    let mut keyed: Vec<(u64, u32)> = raw
+        .iter()
+        .map(|&(item, annotator, l)| (((item as u64) << 32) | annotator as u64, l))
+        .collect();
+    keyed.sort_unstable();
+    keyed
+        .windows(2)
+        .find(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
+        .map(|w| ((w[0].0 >> 32) as u32, w[0].0 as u32, w[0].1, w[1].1))
 }
 
 fn intern(index: &mut HashMap<String, u32>, names: &mut Vec<String>, name: &str) -> u32 {

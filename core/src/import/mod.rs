@@ -150,6 +150,19 @@ pub fn parse_votes_from(
         .iter()
         .position(|h| h == "annotator_id" || h == "label")
     {
+        // item_id,annotator_id,<label…>: a 0/1 row per item and annotator, the multilabel layout.
+        if col == 1 && lower[col] == "annotator_id" && !lower.iter().any(|h| h == "label") {
+            return Err(ImportError::at(
+                1,
+                col + 1,
+                ImportErrorKind::Multilabel {
+                    evidence: format!(
+                        "the header is item_id,annotator_id and then {} label columns: a 0/1 row per item and annotator",
+                        header.len() - 2
+                    ),
+                },
+            ));
+        }
         return Err(ImportError::at(
             1,
             col + 1,

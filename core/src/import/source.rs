@@ -87,7 +87,14 @@ fn read_panel(files: &[(String, Vec<u8>)]) -> Result<SourceRead, String> {
             ..Default::default()
         },
     )
-    .map_err(|e| format!("the judges' votes: {e}"))?;
+    .map_err(|e| match e.kind {
+        // Two answers of one judge to one uid look like multilabel votes to the importer.
+        crate::import::ImportErrorKind::Multilabel { evidence } => format!(
+            "a judge answers an item more than once ({}); give each judge one answer per uid",
+            evidence.replace("annotator", "judge")
+        ),
+        _ => format!("the judges' votes: {e}"),
+    })?;
     no_repeated_votes(&table)?;
     let notes = vec![format!(
         "judge panel: {} judges, {} labels, {} parse failures left out",
@@ -170,6 +177,10 @@ mod tests {
         assert!(e.contains("2 vote files"), "{e}");
         let twice = "item_id,annotator_id,label\n1,w1,a\n1,w1,b\n2,w1,a\n";
         let e = read_source(&[f("long.csv", twice)]).unwrap_err();
+        // Two different labels: multilabel votes, named as such by the importer.
+        assert!(e.contains("multilabel") && e.contains("w1"), "{e}");
+        let repeated = "item_id,annotator_id,label\n1,w1,a\n1,w1,a\n2,w1,b\n";
+        let e = read_source(&[f("long.csv", repeated)]).unwrap_err();
         assert!(e.contains("\"w1\" labels item \"1\" more than once"), "{e}");
         let e = read_source(&[
             f("a/j.jsonl", "{\"uid\":\"1\",\"label\":\"a\"}\n"),

@@ -333,3 +333,29 @@ fn the_earliest_repeated_item_is_named_with_its_first_line() {
         }
     );
 }
+
+#[test]
+fn multilabel_votes_are_refused_with_what_showed_it() {
+    // Long: one annotator with two different labels on one item.
+    let e = err("item_id,annotator_id,label\ni1,w1,treats\ni1,w1,causes\ni1,w2,treats\n");
+    match &e.kind {
+        ImportErrorKind::Multilabel { evidence } => {
+            assert!(
+                evidence.contains("w1") && evidence.contains("i1"),
+                "{evidence}"
+            );
+            assert!(
+                evidence.contains("causes") && evidence.contains("treats"),
+                "{evidence}"
+            );
+        }
+        k => panic!("{k:?}"),
+    }
+    assert!(e.to_string().contains("multilabel"));
+    // Wide: a 0/1 row per (item, annotator) under the label columns.
+    let e = err("item_id,annotator_id,treats,causes\ni1,w1,1,1\ni1,w2,0,1\n");
+    assert!(matches!(e.kind, ImportErrorKind::Multilabel { .. }), "{e}");
+    // Single-label long votes still read, also with an identical repeated row.
+    let (t, _) = parse("item_id,annotator_id,label\ni1,w1,a\ni1,w2,b\ni2,w1,a\ni2,w1,a\n").unwrap();
+    assert_eq!((t.num_items(), t.total(1)), (2, 2));
+}

@@ -19,6 +19,29 @@ pub(super) fn parse_wide<'a>(
     let class_cols: Vec<usize> = (1..header.len())
         .filter(|j| !text_cols.contains(j))
         .collect();
+    // A 0/1 row per (item, annotator) under the label columns is the multilabel layout.
+    let annotator_names = [
+        "annotator_id",
+        "annotator",
+        "worker_id",
+        "worker",
+        "rater_id",
+        "rater",
+    ];
+    if let Some(&j) = class_cols.first() {
+        if annotator_names.contains(&header[j].trim().to_ascii_lowercase().as_str()) {
+            return Err(ImportError::at(
+                1,
+                j + 1,
+                ImportErrorKind::Multilabel {
+                    evidence: format!(
+                        "a column {} and then one column per label: a 0/1 row per item and annotator",
+                        header[j].trim()
+                    ),
+                },
+            ));
+        }
+    }
     let classes: Vec<String> = class_cols.iter().map(|&j| header[j].clone()).collect();
     let mut texts = TextColumn::empty(header, text_cols);
     validate_classes(&classes)?;
