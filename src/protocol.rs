@@ -96,7 +96,8 @@ pub const MOVERS: usize = 10;
 pub enum Response {
     /// The worker's wasm is up; messages sent before this would be lost.
     Ready,
-    /// `stage` is "parse" or "compute"; `done` in 0..=1.
+    /// `stage` is "parse", "compute" or "intervals" (the item bootstrap's resamples, after the
+    /// mean curves); `done` in 0..=1.
     Progress {
         id: u64,
         stage: String,
@@ -106,6 +107,13 @@ pub enum Response {
         id: u64,
         summary: Summary,
         notes: Vec<String>,
+    },
+    /// A computation's mean curves, sent as soon as its draws are done (without the item
+    /// bootstrap's sums); its `Curves`, with them, follow once the resamples are.
+    MeanCurves {
+        id: u64,
+        curves: Curves,
+        ms: f64,
     },
     Curves {
         id: u64,

@@ -37,6 +37,13 @@ pub enum Answer {
         /// not start another.
         computing: bool,
     },
+    /// The latest computation's mean curves, before the item bootstrap's intervals (`ms`: the
+    /// time to them); its `Curves` follow.
+    MeanCurves {
+        curves: Curves,
+        ms: f64,
+    },
+    /// The latest computation, item bootstrap included (`ms`: the time to all of it).
     Curves {
         curves: Curves,
         ms: f64,
@@ -92,12 +99,17 @@ pub enum Action<P> {
     Respawn(Option<Load<P>>),
 }
 
-/// Parts of one computation split over the pool.
+/// Parts of one computation split over the pool: their mean curves first, then their curves
+/// with the item bootstrap's sums.
 #[derive(Debug)]
 struct Split {
+    means: Vec<Curves>,
+    means_ms: f64,
     parts: Vec<Curves>,
     expected: usize,
-    done: Vec<f64>,
+    /// Each part's progress in the stage it reported last (a part moves from "compute" to
+    /// "intervals"; the page sees the stage's mean over the parts).
+    done: HashMap<String, Vec<f64>>,
     ms: f64,
 }
 
@@ -274,9 +286,11 @@ impl<P: Clone> Requests<P> {
         self.splits.insert(
             id,
             Split {
+                means: Vec::new(),
+                means_ms: 0.0,
                 parts: Vec::new(),
                 expected: n,
-                done: vec![0.0; n],
+                done: HashMap::new(),
                 ms: 0.0,
             },
         );
@@ -353,10 +367,15 @@ impl<P: Clone> Requests<P> {
                 }
                 let done = match self.splits.get_mut(&id) {
                     Some(s) => {
-                        if let Some(d) = s.done.get_mut(worker) {
+                        let parts = s.expected;
+                        let d = s
+                            .done
+                            .entry(stage.clone())
+                            .or_insert_with(|| vec![0.0; parts]);
+                        if let Some(d) = d.get_mut(worker) {
                             *d = done;
                         }
-                        s.done.iter().sum::<f64>() / s.done.len() as f64
+                        d.iter().sum::<f64>() / d.len().max(1) as f64
                     }
                     None => done,
                 };
@@ -390,6 +409,25 @@ impl<P: Clone> Requests<P> {
                     }),
                     Action::None,
                 )
+            }
+            Response::MeanCurves { id, curves, ms } => {
+                // Not an answer yet: the part's resamples follow.
+                let Some(s) = self.splits.get_mut(&id) else {
+                    return (None, Action::None);
+                };
+                s.means.push(curves);
+                s.means_ms = s.means_ms.max(ms);
+                if s.means.len() < s.expected || id != self.latest_compute {
+                    return (None, Action::None);
+                }
+                let answer = match Curves::merge(std::mem::take(&mut s.means)) {
+                    Ok(curves) => Answer::MeanCurves {
+                        curves,
+                        ms: s.means_ms,
+                    },
+                    Err(message) => Answer::Failed { message },
+                };
+                (Some(answer), Action::None)
             }
             Response::Curves { id, curves, ms } => {
                 self.answered(worker);

@@ -78,6 +78,9 @@ pub struct St {
     pub seed: RwSignal<u64>,
     pub metric: RwSignal<Metric>,
     pub logx: RwSignal<bool>,
+    /// Model workers per job from the URL's `model_workers=K` (0: one per core; see
+    /// `model_jobs::pool_size`).
+    pub model_workers: RwSignal<usize>,
     pub status: RwSignal<Status>,
     pub curves: RwSignal<Option<Arc<Curves>>>,
     /// The curves' item bootstrap: every resample's mean curves (from `curves.boot`).
@@ -90,6 +93,8 @@ pub struct St {
     /// votes per item (0: the items' true distributions).
     pub headline_to: RwSignal<u32>,
     pub compute_ms: RwSignal<f64>,
+    /// The time to the item bootstrap's intervals (after the mean curves; 0 while they come).
+    pub bands_ms: RwSignal<f64>,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
     /// Which room the page shows: target-side curves, models, the reproduction table, or the plan.
@@ -158,6 +163,7 @@ impl St {
             seed: RwSignal::new(42),
             metric: RwSignal::new(Metric::Kl),
             logx: RwSignal::new(false),
+            model_workers: RwSignal::new(0),
             status: RwSignal::new(Status::Busy {
                 stage: "loading".into(),
                 done: 0.0,
@@ -169,6 +175,7 @@ impl St {
             eps: RwSignal::new(Metric::ALL.map(default_eps)),
             headline_to: RwSignal::new(HEADLINE_REFERENCE_VOTES),
             compute_ms: RwSignal::new(0.0),
+            bands_ms: RwSignal::new(0.0),
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
@@ -353,6 +360,8 @@ impl St {
         let shown = self.curves.with_untracked(|c| c.is_some());
         self.status.set(Status::Stopped(if stage == "parse" {
             "Stopped: the file was not loaded; the dataset before it is still shown.".into()
+        } else if stage == "intervals" {
+            "Stopped: the curves are shown without their item intervals.".into()
         } else if shown {
             "Stopped: the curves shown are from before the last change.".into()
         } else {
@@ -395,6 +404,14 @@ impl St {
         match a {
             Answer::Progress { stage, done } if stage == "plan" => self.plan.progress(done),
             Answer::Progress { stage, done } if stage == "worth" => self.sources.progress(done),
+            // A part that finished its draws early starts resampling before the page has the
+            // mean curves: its progress counts once the page shows them.
+            Answer::Progress { stage, done } if stage == "intervals" => {
+                if matches!(self.status.get_untracked(), Status::Busy { stage, .. } if stage == "intervals")
+                {
+                    self.busy("intervals", done)
+                }
+            }
             Answer::Progress { stage, done } => self.busy(&stage, done),
             Answer::Planned { outcome, ms } => {
                 self.plan.finished(outcome, ms);
@@ -436,13 +453,27 @@ impl St {
                     self.compute();
                 }
             }
-            Answer::Curves { curves, ms } => {
-                self.bands.set(curves.item_bands().map(Arc::new));
+            // The mean curves are drawn at once; the item intervals come after (the status says
+            // so, with their progress, and the page is idle only when they are in).
+            Answer::MeanCurves { curves, ms } => {
+                self.bands.set(None);
                 self.curves.set(Some(Arc::new(curves)));
                 self.set_n(self.n.get_untracked());
                 self.compute_ms.set(ms);
-                self.status.set(Status::Idle);
+                self.bands_ms.set(0.0);
+                self.busy("intervals", 0.0);
                 self.request_items();
+            }
+            Answer::Curves { curves, ms } => {
+                self.bands.set(curves.item_bands().map(Arc::new));
+                if self.curves.with_untracked(|c| c.is_none()) {
+                    self.curves.set(Some(Arc::new(curves)));
+                    self.set_n(self.n.get_untracked());
+                    self.compute_ms.set(ms);
+                    self.request_items();
+                }
+                self.bands_ms.set(ms);
+                self.status.set(Status::Idle);
                 self.extrapolate_headline(false);
             }
             Answer::Items {

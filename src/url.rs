@@ -2,10 +2,12 @@
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
 //! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
 //! (its choices: the extrapolation's, α's level, the adaptive simulation's start); in the Sources
-//! room `&source=<key>` (a source the dataset ships; an upload is not kept).
+//! room `&source=<key>` (a source the dataset ships; an upload is not kept); anywhere
+//! `&model_workers=K`, the model workers one job uses (default: one per core).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::Metric;
+use annosat_model_worker::protocol::MAX_WORKERS;
 use leptos::prelude::*;
 
 fn params() -> Vec<(String, String)> {
@@ -63,6 +65,10 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
             "source" => st.sources.wanted.set(Some(v)),
+            "model_workers" => v
+                .parse::<usize>()
+                .into_iter()
+                .for_each(|k| st.model_workers.set(k.min(MAX_WORKERS))),
             "room" => crate::state::Room::parse(&v)
                 .into_iter()
                 .for_each(|r| st.room.set(r)),
@@ -107,6 +113,11 @@ pub fn sync(st: St) {
             if let Some(k) = choice.as_ref().and_then(|c| c.key()) {
                 q.push_str(&format!("&source={}", js_sys::encode_uri_component(k)));
             }
+        }
+        // A chosen model-worker pool size stays in the address (a benchmark's, or a user's who
+        // keeps a core free).
+        if st.model_workers.get() > 0 {
+            q.push_str(&format!("&model_workers={}", st.model_workers.get()));
         }
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

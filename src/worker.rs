@@ -4,7 +4,7 @@
 
 use crate::limits;
 use crate::protocol::{Format, PlanJob, PlanOutcome, Request, Response, MOVERS, SCATTER_POINTS};
-use annosat_core::curves::{compute_repeats, item_draws};
+use annosat_core::curves::{item_draws, Prepared};
 use annosat_core::extrapolate::extrapolate;
 use annosat_core::summary::Summary;
 use annosat_core::{bundle, parse_votes_from, ImportOptions, VoteTable};
@@ -155,8 +155,25 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
         Request::Compute { id, config, part } => with_table(id, |t| {
             let t0 = now_ms();
             let mut p = progress(id, "compute");
+            let mut r = progress(id, "intervals");
             let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
-            match compute_repeats(t, &config, range, &mut |d, n| p(d as f64 / n as f64)) {
+            // The mean curves go out as soon as the draws are done; the item bootstrap's
+            // resamples follow, so the first curves do not wait for the intervals.
+            let means = |curves: &annosat_core::curves::Curves| {
+                post(&Response::MeanCurves {
+                    id,
+                    curves: curves.clone(),
+                    ms: now_ms() - t0,
+                })
+            };
+            match Prepared::new(t, &config).and_then(|prep| {
+                prep.repeats_in_two_steps(
+                    range,
+                    &mut |d, n| p(d as f64 / n as f64),
+                    means,
+                    &mut |d, n| r(d as f64 / n as f64),
+                )
+            }) {
                 Ok(curves) => Response::Curves {
                     id,
                     curves,

@@ -74,9 +74,10 @@ fn spawn(name: &str) -> Result<Worker, JsValue> {
         .unwrap_or_default();
     let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
     // A wasm that fails to load rejects a promise, which a worker would swallow; rethrown from a
-    // timer it becomes the worker's error event, which the page reports.
+    // timer it becomes the worker's error event, which the page reports. `annosatScript` tells
+    // the worker where it came from (the model worker starts its pool from it).
     let script = format!(
-        "importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm').catch(e => setTimeout(() => {{ throw e; }}));"
+        "self.annosatScript = ['{base}{name}.js', '{base}{name}_bg.wasm']; importScripts('{base}{name}.js'); wasm_bindgen('{base}{name}_bg.wasm').catch(e => setTimeout(() => {{ throw e; }}));"
     );
     let parts = js_sys::Array::of1(&JsValue::from_str(&script));
     let opts = web_sys::BlobPropertyBag::new();

@@ -6,6 +6,8 @@
 mod design;
 #[cfg(feature = "worker")]
 mod own;
+#[cfg(feature = "worker")]
+pub mod pool;
 pub mod protocol;
 #[cfg(feature = "worker")]
 mod synth;

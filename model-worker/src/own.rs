@@ -2,6 +2,7 @@
 //! downloaded with progress and stored), the user's items embedded with MiniLM, and heads trained on
 //! the embeddings over the N grid — one progress bar across the three stages.
 
+use crate::pool::Pool;
 use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
 use crate::uploads;
 use crate::worker::{now_ms, post, post_with_bytes};
@@ -18,7 +19,7 @@ use web_sys::{Cache, Response, WorkerGlobalScope};
 const CACHE: &str = "annosat-encoder-v1";
 const ENCODER: &str = "all-MiniLM-L6-v2";
 /// Texts per forward pass, as `annosat embed`.
-const BATCH: usize = 64;
+pub(crate) const BATCH: usize = 64;
 /// Fewest items a model-side curve is computed on: the test split (10%) then has 3.
 const MIN_ITEMS: usize = 30;
 /// Shares of the progress bar: download, embed, then train.
@@ -114,6 +115,7 @@ fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
 }
 
 /// The job's one progress bar: each stage posts where it is, with the time since the job began.
+#[derive(Clone, Copy)]
 struct Bar {
     id: u64,
     t0: f64,
@@ -136,6 +138,8 @@ impl Bar {
 pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
     let bar = Bar { id, t0: now_ms() };
     bar.stage("read", 0.0, "reading your files…".into());
+    // The pool's workers load their wasm while the files are read and the encoder fetched.
+    let mut pool = Pool::start(job.workers)?;
     let names = job.texts_name.clone().unwrap_or_default();
     let p = uploads::prepare(
         &votes,
@@ -145,20 +149,12 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
     drop(votes);
     let ns = check(&p)?;
     let unique = p.texts.unique_longest_first();
-    let (bert, download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
+    let (download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
     let te = now_ms();
-    let all = embed(&bert, &unique, &bar)?;
+    let (all, dim) = embed(&mut pool, &job.encoder_url, &unique, bar).await?;
     let embed_ms = now_ms() - te;
     let ids = p.table.item_ids().to_vec();
-    let emb = Embeddings::assemble(
-        ids.clone(),
-        &p.texts,
-        &unique,
-        &all,
-        bert.dim,
-        ENCODER.into(),
-    )?;
-    drop(bert);
+    let emb = Embeddings::assemble(ids.clone(), &p.texts, &unique, &all, dim, ENCODER.into())?;
     let layout = p.texts.layout.name().to_string();
     let width = p.texts.layout.width(emb.dim);
     let head = HeadFeatures::new(
@@ -173,7 +169,7 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         return plan(&data, cfg, &bar);
     }
     let tt = now_ms();
-    let trained = train(&mut data, &ns, &job, &bar)?;
+    let trained = train(&mut pool, &mut data, &ns, &job, bar).await?;
     let train_ms = now_ms() - tt;
     let mut notes = p.notes;
     if p.texts.texts.iter().flatten().any(|t| t.len() > 2_000) {
@@ -202,6 +198,8 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         embed_ms,
         train_ms,
         cached,
+        workers: pool.size(),
+        worker_memory: pool.memory,
     };
     post_with_bytes(
         &TrainResponse::OwnTrained {
@@ -244,68 +242,95 @@ fn check(p: &uploads::Prepared) -> Result<Vec<u32>> {
     Ok(ns)
 }
 
-/// The encoder's four files, from the Cache API when this browser has them, with download
-/// progress for the weights. Returns the encoder, the time it took and whether all came cached.
-async fn download_encoder(url: &str, bar: &Bar) -> Result<(Bert, f64, bool)> {
+/// The encoder's files, in this order.
+const FILES: [&str; 4] = [
+    "config.json",
+    "tokenizer.json",
+    "modules.json",
+    "model.safetensors",
+];
+
+/// The encoder's four files, from the Cache API when this browser has them, else downloaded and
+/// stored there; `on_bytes(done, total)` reports the weights' download. Returns the files and
+/// whether all came cached.
+async fn encoder_files(
+    url: &str,
+    on_bytes: &mut dyn FnMut(f64, f64),
+) -> Result<(Vec<Vec<u8>>, bool)> {
     let g: WorkerGlobalScope = js_sys::global().unchecked_into();
     let cache = open_cache(&g).await;
-    let td = now_ms();
     let base = url.trim_end_matches('/');
     let mut files = Vec::new();
     let mut cached = true;
-    for name in [
-        "config.json",
-        "tokenizer.json",
-        "modules.json",
-        "model.safetensors",
-    ] {
+    for name in FILES {
         let url = format!("{base}/{name}");
         let mut report = |d: f64, t: f64| {
             if name == "model.safetensors" && t > 0.0 {
-                let f = d / t;
-                bar.stage(
-                    "download",
-                    DOWNLOAD * f,
-                    format!(
-                        "downloading the encoder: {:.1} of {:.1} MB{}",
-                        d / 1e6,
-                        t / 1e6,
-                        eta(f, now_ms() - td)
-                    ),
-                );
+                on_bytes(d, t)
             }
         };
         let (bytes, hit) = fetch_cached(&g, cache.as_ref(), &url, &mut report).await?;
         cached &= hit;
         files.push(bytes);
     }
-    let download_ms = now_ms() - td;
-    let weights = files.pop().expect("four files");
-    let modules = String::from_utf8_lossy(&files[2]).into_owned();
-    let bert = Bert::from_bytes(&files[0], &files[1], weights, &modules)?;
-    Ok((bert, download_ms, cached))
+    Ok((files, cached))
 }
 
-/// Every distinct text through the encoder, `BATCH` at a time (longest first), with progress.
-fn embed(bert: &Bert, unique: &[&str], bar: &Bar) -> Result<Vec<f32>> {
+/// Puts the encoder's files in the Cache API (once per browser), with download progress, so each
+/// pool worker reads them from there. Returns the time it took and whether all came cached.
+async fn download_encoder(url: &str, bar: &Bar) -> Result<(f64, bool)> {
+    let td = now_ms();
+    let mut report = |d: f64, t: f64| {
+        let f = d / t;
+        bar.stage(
+            "download",
+            DOWNLOAD * f,
+            format!(
+                "downloading the encoder: {:.1} of {:.1} MB{}",
+                d / 1e6,
+                t / 1e6,
+                eta(f, now_ms() - td)
+            ),
+        );
+    };
+    let (_, cached) = encoder_files(url, &mut report).await?;
+    Ok((now_ms() - td, cached))
+}
+
+/// The encoder, its files from the Cache API (a pool worker's load).
+pub(crate) async fn load_encoder(url: &str) -> Result<Bert> {
+    let (mut files, _) = encoder_files(url, &mut |_, _| {}).await?;
+    let weights = files.pop().expect("four files");
+    let modules = String::from_utf8_lossy(&files[2]).into_owned();
+    Bert::from_bytes(&files[0], &files[1], weights, &modules)
+}
+
+/// Every distinct text through the encoder in the pool, `BATCH` at a time (longest first, whole
+/// batches per worker), with progress. Returns the embeddings and their width.
+async fn embed(pool: &mut Pool, url: &str, unique: &[&str], bar: Bar) -> Result<(Vec<f32>, usize)> {
     let te = now_ms();
-    let mut all = Vec::with_capacity(unique.len() * bert.dim);
-    let mut done = 0usize;
-    for batch in unique.chunks(BATCH) {
-        all.extend(bert.embed(batch)?);
-        done += batch.len();
-        let f = done as f64 / unique.len() as f64;
+    let total = unique.len();
+    let workers = match pool.size().min(total.div_ceil(BATCH)) {
+        1 => String::new(),
+        k => format!(" in {k} workers"),
+    };
+    bar.stage(
+        "embed",
+        DOWNLOAD,
+        format!("tokenizing and embedding{workers}: 0 of {total} texts"),
+    );
+    pool.embed(url, unique, BATCH, move |done| {
+        let f = done as f64 / total.max(1) as f64;
         bar.stage(
             "embed",
             DOWNLOAD + EMBED * f,
             format!(
-                "tokenizing and embedding: {done} of {} texts{}",
-                unique.len(),
+                "tokenizing and embedding{workers}: {done} of {total} texts{}",
                 eta(f, now_ms() - te)
             ),
         );
-    }
-    Ok(all)
+    })
+    .await
 }
 
 /// The Plan room's budget planner on the embeddings, answered as `Budgeted`.
@@ -328,26 +353,25 @@ fn plan(data: &Dataset, cfg: &annosat_core::models::budget::BudgetConfig, bar: &
 }
 
 /// Heads for the checked arms over the N grid, as the tab trains a whole dataset (`design.rs`),
-/// with progress per fold and epoch.
-fn train(
+/// in the pool, with progress per fold and epoch.
+async fn train(
+    pool: &mut Pool,
     data: &mut Dataset,
     ns: &[u32],
     job: &OwnJob,
-    bar: &Bar,
+    bar: Bar,
 ) -> Result<crate::design::Trained> {
-    let arms = crate::worker::arms_for(&job.arms)?;
     let tt = now_ms();
-    let max_epochs = job.head.epochs;
     crate::design::train(
+        pool,
         data,
         ns,
         &job.head,
-        &arms,
         &job.arms,
         job.split_seed,
         job.model_seed,
-        |g, groups, e| {
-            let (f, words) = crate::design::epoch_progress(g, groups, e, max_epochs, "", false);
+        move |p| {
+            let (f, words) = p.words("", false);
             bar.stage(
                 "train",
                 DOWNLOAD + EMBED + (1.0 - DOWNLOAD - EMBED) * f,
@@ -355,4 +379,5 @@ fn train(
             );
         },
     )
+    .await
 }

@@ -47,6 +47,13 @@ pub struct OwnJob {
     /// with `Budgeted`).
     #[serde(default)]
     pub plan: Option<annosat_core::models::budget::BudgetConfig>,
+    /// Model workers embedding and training (the page's pool size; see `pool.rs`).
+    #[serde(default = "one")]
+    pub workers: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// A synthetic dataset (`annosat_core::synth`, regenerated here from its settings: the page and
@@ -58,6 +65,9 @@ pub struct SynthJob {
     pub split_seed: u64,
     pub model_seed: u64,
     pub head: HeadConfig,
+    /// Model workers training the folds.
+    #[serde(default = "one")]
+    pub workers: usize,
 }
 
 /// The budget planner (`annosat plan`) on a bundled dataset's exported head features.
@@ -66,6 +76,15 @@ pub struct BudgetJob {
     pub dataset: String,
     pub config: annosat_core::models::budget::BudgetConfig,
 }
+
+/// Most model workers one job uses, whatever the machine says (the page's pool size is also
+/// capped by its memory: [`WORKER_MEMORY_MB`] per worker).
+pub const MAX_WORKERS: usize = 8;
+
+/// About what one model worker holds while embedding (its wasm memory, measured by the pool's
+/// workers and reported in `OwnSummary::worker_memory`): the page keeps the pool's total within
+/// half of the device memory the browser reports.
+pub const WORKER_MEMORY_MB: usize = 400;
 
 /// Most texts embedded in a tab (about 2 minutes at the measured speed); beyond it, the CLI.
 pub const MAX_TEXTS: usize = 20_000;
@@ -114,6 +133,12 @@ pub struct OwnSummary {
     pub train_ms: f64,
     /// Whether the encoder came from the browser's cache (no download).
     pub cached: bool,
+    /// Model workers that embedded and trained, and the largest wasm memory one of them held
+    /// (bytes).
+    #[serde(default)]
+    pub workers: usize,
+    #[serde(default)]
+    pub worker_memory: usize,
 }
 
 /// One trained arm at one N.

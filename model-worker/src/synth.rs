@@ -9,8 +9,9 @@ use annosat_core::synth;
 use annosat_heads::{Dataset, HeadFeatures};
 use anyhow::{anyhow, Result};
 
-pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
+pub async fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
     let t0 = now_ms();
+    let mut pool = crate::pool::Pool::start(job.workers)?;
     let s = synth::generate(&job.config).map_err(|e| anyhow!("synthetic data: {e}"))?;
     let ns: Vec<u32> = N_GRID
         .iter()
@@ -25,20 +26,17 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
         job.config.describe(),
     );
     let data = Dataset::new("synthetic".into(), &s.table, head, false)?;
-    let arms = crate::worker::arms_for(&job.arms)?;
-    let max_epochs = job.head.epochs;
     let mut data = data;
     let trained = crate::design::train(
+        &mut pool,
         &mut data,
         &ns,
         &job.head,
-        &arms,
         &job.arms,
         job.split_seed,
         job.model_seed,
-        |g, groups, e| {
-            let (f, detail) =
-                crate::design::epoch_progress(g, groups, e, max_epochs, " on synthetic data", true);
+        move |p| {
+            let (f, detail) = p.words(" on synthetic data", true);
             post(&TrainResponse::Stage {
                 id,
                 stage: "train".into(),
@@ -47,7 +45,8 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
                 elapsed_ms: now_ms() - t0,
             });
         },
-    )?;
+    )
+    .await?;
     let summary = OwnSummary {
         classes: s.table.classes().to_vec(),
         items: s.table.num_items(),
@@ -67,6 +66,8 @@ pub fn run(id: u64, job: SynthJob) -> Result<TrainResponse> {
         embed_ms: 0.0,
         train_ms: now_ms() - t0,
         cached: true,
+        workers: pool.size(),
+        worker_memory: pool.memory,
     };
     Ok(TrainResponse::OwnTrained {
         id,

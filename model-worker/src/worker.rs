@@ -165,6 +165,11 @@ fn budget(id: u64, job: BudgetJob, bundle_bytes: &[u8], features: &[u8]) -> Resu
 
 fn handle(data: js_sys::Array) -> TrainResponse {
     let json = data.get(0).as_string().unwrap_or_default();
+    if json == crate::pool::TAG {
+        // A part from the worker that started this one as part of its pool: answered by it.
+        crate::pool::serve(data);
+        return TrainResponse::Ready;
+    }
     let req = match serde_json::from_str::<TrainRequest>(&json) {
         Ok(r) => r,
         Err(e) => {
@@ -198,10 +203,17 @@ fn handle(data: js_sys::Array) -> TrainResponse {
             })
         }
         TrainRequest::Synth { id, job } => {
-            crate::synth::run(id, job).unwrap_or_else(|e| TrainResponse::Error {
-                id,
-                message: format!("{e:#}"),
-            })
+            wasm_bindgen_futures::spawn_local(async move {
+                let r = crate::synth::run(id, job)
+                    .await
+                    .unwrap_or_else(|e| TrainResponse::Error {
+                        id,
+                        message: format!("{e:#}"),
+                    });
+                post(&r);
+            });
+            // Answered by the job itself.
+            TrainResponse::Ready
         }
         TrainRequest::Own { id, job } => {
             let votes = bytes(data.get(1), "votes file");

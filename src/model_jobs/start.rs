@@ -5,10 +5,33 @@ use super::{handle, GroupLengths, JobKey, ModelJobs, Phase};
 use crate::state::St;
 use annosat_core::models::budget::BudgetConfig;
 use annosat_core::models::Manifest;
-use annosat_model_worker::protocol::{BudgetJob, OwnJob, TrainJob, TrainRequest};
+use annosat_model_worker::protocol::{
+    BudgetJob, OwnJob, TrainJob, TrainRequest, MAX_WORKERS, WORKER_MEMORY_MB,
+};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
+
+/// Model workers one job uses: `model_workers=K` from the URL, else one per core the browser
+/// reports, at most [`MAX_WORKERS`] and within half the device memory it reports
+/// (`navigator.deviceMemory`, in GB) at [`WORKER_MEMORY_MB`] per worker.
+pub fn pool_size(st: St) -> usize {
+    let chosen = st.model_workers.get_untracked();
+    if chosen > 0 {
+        return chosen.min(MAX_WORKERS);
+    }
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return 1;
+    };
+    let cores = nav.hardware_concurrency().max(1.0) as usize;
+    let memory = js_sys::Reflect::get(&nav, &"deviceMemory".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .map_or(MAX_WORKERS, |gb| {
+            ((gb * 1024.0 / 2.0) as usize / WORKER_MEMORY_MB).max(1)
+        });
+    cores.min(memory).clamp(1, MAX_WORKERS)
+}
 
 /// The folder of an export's manifest path (`chaosnli_snli/heldout/manifest.json` → `…/heldout/`).
 fn folder(path: &str) -> &str {
@@ -147,6 +170,7 @@ pub fn start_own(
         head: Default::default(),
         encoder_url: format!("{base}encoder/"),
         plan,
+        workers: pool_size(st),
     };
     let req = TrainRequest::Own { id, job };
     let msg = js_sys::Array::of3(
@@ -173,6 +197,7 @@ pub fn start_synth(st: St, ts: ModelJobs, arms: Vec<String>) {
             split_seed: 42,
             model_seed: 0,
             head: Default::default(),
+            workers: pool_size(st),
         },
     };
     let msg = js_sys::Array::of1(&JsValue::from_str(

@@ -110,6 +110,119 @@ fn split_parts_merge_into_the_single_worker_result_and_progress_is_averaged() {
 }
 
 #[test]
+fn mean_curves_come_first_and_the_intervals_after_each_stage_with_its_own_progress() {
+    let t = table();
+    let cfg = CurveConfig {
+        repeats: 10,
+        bootstrap: 20,
+        ..Default::default()
+    };
+    let mut r: Requests<&str> = Requests::new(2);
+    load_ok(&mut r, "d");
+    let (id, parts) = r.compute(cfg.repeats);
+    let prep = annosat_core::curves::Prepared::new(&t, &cfg).unwrap();
+    let mut means = Vec::new();
+    let mut full = Vec::new();
+    for &(a, b) in &parts {
+        let c = prep
+            .repeats_in_two_steps(
+                a..b,
+                &mut |_, _| {},
+                |m| means.push(m.clone()),
+                &mut |_, _| {},
+            )
+            .unwrap();
+        full.push(c);
+    }
+    assert!(means.iter().all(|m| m.boot.is_none()));
+    let progress = |stage: &str, done| Response::Progress {
+        id,
+        stage: stage.into(),
+        done,
+    };
+    // Worker 0 resamples while worker 1 still draws: each stage is averaged on its own.
+    r.receive(
+        0,
+        Response::MeanCurves {
+            id,
+            curves: means[0].clone(),
+            ms: 1.0,
+        },
+    );
+    match r.receive(0, progress("intervals", 0.5)).0 {
+        Some(Answer::Progress { stage, done }) => {
+            assert_eq!((stage.as_str(), done), ("intervals", 0.25))
+        }
+        other => panic!("{other:?}"),
+    }
+    match r.receive(1, progress("compute", 0.5)).0 {
+        Some(Answer::Progress { stage, done }) => {
+            assert_eq!((stage.as_str(), done), ("compute", 0.25))
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(r.busy());
+    match r
+        .receive(
+            1,
+            Response::MeanCurves {
+                id,
+                curves: means[1].clone(),
+                ms: 2.0,
+            },
+        )
+        .0
+    {
+        Some(Answer::MeanCurves { curves, ms }) => {
+            assert_eq!(ms, 2.0);
+            let mut whole = compute(&t, &cfg).unwrap();
+            assert!(whole.boot.take().is_some());
+            assert_eq!(
+                json(&curves),
+                json(&whole),
+                "the means are the full computation's"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(r.busy(), "the intervals are still being computed");
+    assert_eq!(
+        r.receive(
+            0,
+            Response::Curves {
+                id,
+                curves: full[0].clone(),
+                ms: 3.0
+            }
+        )
+        .0,
+        None
+    );
+    match r
+        .receive(
+            1,
+            Response::Curves {
+                id,
+                curves: full[1].clone(),
+                ms: 4.0,
+            },
+        )
+        .0
+    {
+        Some(Answer::Curves { curves, ms }) => {
+            assert_eq!(ms, 4.0);
+            assert_eq!(
+                json(&curves),
+                json(&compute(&t, &cfg).unwrap()),
+                "bootstrap sums included"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!r.busy());
+}
+
+#[test]
 fn stale_answers_are_dropped() {
     let t = table();
     let cfg = CurveConfig {

@@ -79,7 +79,7 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await page.click('#own-train');
-  await page.locator('#own-status', { hasText: /fold \d+ of 10: training heads: epoch \d+ of at most 60/ }).waitFor({ timeout: 300_000 });
+  await page.locator('#own-status', { hasText: /folds? [\d, and]+ of 10: training heads( in \d+ workers)?: epochs? [\d, and]+ of at most 60/ }).waitFor({ timeout: 300_000 });
   const early = await page.evaluate(() => window.__stages);
   assert.ok(early.some((t) => /embedding: \d+ of \d+ texts|downloading the encoder/.test(t)), early.join(' | '));
   assert.ok(Number(await page.locator('#own-progress').getAttribute('value')) > 0.5, 'the bar has passed download and embedding');
@@ -158,6 +158,65 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   console.log(`# 5 votes per item: ${bounded} of ${caps.length} captions improve with N, each bounded by the votes`);
   assert.ok(bounded > 0, "on these 60 items some arm improves with N (the check above would be empty otherwise)");
   await page.screenshot({ path: path.join(shots, 'own-5votes.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('a pool of two model workers embeds and trains exactly as one, and Stop ends the pool', async () => {
+  const { classes, votes, items } = snliSample();
+  const wide = [['item_id', 'premise', 'hypothesis', ...classes].join(','),
+    ...votes.map(([id, ...c]) => [q(id), q(items.get(id).premise), q(items.get(id).hypothesis), ...c].join(','))].join('\n');
+  const runs = {};
+  for (const k of [1, 2]) {
+    const page = await openApp(ctx, server.url, `?model_workers=${k}`);
+    await toOwn(page, file('snli60.csv', wide));
+    await page.click('#own-train');
+    const sum = page.locator('#own-summary');
+    await sum.waitFor({ timeout: 600_000 });
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#own-download')]);
+    runs[k] = {
+      workers: await sum.getAttribute('data-workers'),
+      manifest: await sum.getAttribute('data-manifest'),
+      memory: Number(await sum.getAttribute('data-worker-memory')),
+      embeddings: fs.readFileSync(await dl.path()),
+      text: await sum.textContent(),
+    };
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  assert.equal(runs[1].workers, '1');
+  assert.equal(runs[2].workers, '2');
+  assert.match(runs[2].text, /in 2 model workers/);
+  // Every text in the same batch as with one worker: the same bits; every fold's heads trained
+  // alone: the same runs, metrics and predictions.
+  // (Compared tensor by tensor: the file's metadata map is written in hash order.)
+  const [one, two] = [safetensors(runs[1].embeddings), safetensors(runs[2].embeddings)];
+  assert.deepEqual(two.meta, one.meta);
+  assert.deepEqual(Object.keys(two.tensors).sort(), Object.keys(one.tensors).sort());
+  for (const k of Object.keys(one.tensors)) {
+    assert.ok(Buffer.from(one.tensors[k].buffer).equals(Buffer.from(two.tensors[k].buffer)), `${k}: embeddings differ between 1 and 2 workers`);
+  }
+  assert.equal(runs[2].manifest, runs[1].manifest, 'the runs differ between 1 and 2 workers');
+  console.log(`# 1 vs 2 model workers: embeddings (${runs[1].embeddings.length} bytes) and runs (manifest ${runs[1].manifest}) identical; a worker held ${(runs[2].memory / 2 ** 20).toFixed(0)} MiB`);
+  fs.writeFileSync(path.join(shots, 'pool-identity.json'), JSON.stringify({ manifest: runs[1].manifest, worker_memory: runs[2].memory }));
+
+  // Stop while the pool trains: the job is cancelled, the page's workers that remain are the curve
+  // workers, and a new job runs.
+  const page = await openApp(ctx, server.url, '?model_workers=2');
+  const curveWorkers = page.workers().length;
+  await toOwn(page, file('snli60.csv', wide));
+  await page.click('#own-train');
+  await page.locator('#own-status', { hasText: /training heads in 2 workers/ }).waitFor({ timeout: 300_000 });
+  const during = page.workers().length;
+  await page.click('#own-cancel');
+  await page.locator('#own-status', { hasText: /^cancelled$/ }).waitFor({ timeout: 30_000 });
+  // The coordinator and its two pool workers close (Playwright hears each worker's end).
+  for (let i = 0; i < 100 && page.workers().length > curveWorkers; i++) await new Promise((r) => setTimeout(r, 100));
+  console.log(`# workers: ${curveWorkers} before the job, ${during} while training, ${page.workers().length} after Stop`);
+  assert.equal(during, curveWorkers + 3, 'the coordinator and 2 pool workers');
+  assert.equal(page.workers().length, curveWorkers, 'Stop ends the coordinator and its pool');
+  await page.click('#own-train');
+  await page.locator('#own-summary').waitFor({ timeout: 600_000 });
+  assert.equal(await page.locator('#own-summary').getAttribute('data-manifest'), runs[1].manifest);
   assert.deepEqual(page.errors, []);
 });
 

@@ -55,7 +55,7 @@ test('models train in the tab on the synthetic data, with the baselines beside t
   assert.match(await page.locator('#synth-train').textContent(), /not human labels/);
   await page.click('#synth-train-go');
   // 10-fold: every generated item is a test item once (ten groups of heads, one per fold).
-  await page.locator('#synth-status', { hasText: /fold \d+ of 10/ }).waitFor({ timeout: 300_000 });
+  await page.locator('#synth-status', { hasText: /folds? [\d, and]+ of 10/ }).waitFor({ timeout: 300_000 });
   await page.locator('#synth-summary').waitFor({ timeout: 900_000 });
   assert.match(await page.locator('#synth-summary').textContent(), /10-fold: every item tested once/);
   assert.ok(await page.locator('#synth-train #verdict-table tbody tr').count() > 0, 'verdicts for the arms');

@@ -143,8 +143,14 @@ impl Units {
         unit_weights(self.seed, b, w);
     }
 
-    /// This part's cells (units × ng × STATS) turned into every resample's weighted sums.
-    pub(super) fn resample(&self, cells: &[i64], ng: usize) -> BootSums {
+    /// This part's cells (units × ng × STATS) turned into every resample's weighted sums;
+    /// `progress(done, total)` after each resample.
+    pub(super) fn resample(
+        &self,
+        cells: &[i64],
+        ng: usize,
+        progress: &mut impl FnMut(usize, usize),
+    ) -> BootSums {
         let nb = self.resamples as usize;
         let mut sums = vec![0i64; nb * ng * STATS];
         let mut ys = vec![0.0f64; nb * ng * 3];
@@ -168,6 +174,7 @@ impl Units {
                     }
                 }
             }
+            progress(b + 1, nb);
         }
         BootSums {
             resamples: self.resamples,

@@ -225,9 +225,22 @@ impl Prep {
         }
     }
 
+    /// The item bootstrap's resampled sums of one run's cells (`None` without a bootstrap);
+    /// `progress(done, total)` after each resample.
+    pub(super) fn resample(
+        &self,
+        cells: &[i64],
+        progress: &mut impl FnMut(usize, usize),
+    ) -> Option<BootSums> {
+        self.units
+            .as_ref()
+            .map(|u| u.resample(cells, self.items.len(), progress))
+    }
+
     /// `values[metric][g * nr + r]` for the repeats in `repeats` (NaN = undefined), on the tables
-    /// `pool` and `reference` that [`Prep::new`] was given. Repeat r always uses stream r, so any
-    /// split of the repeats gives the same values.
+    /// `pool` and `reference` that [`Prep::new`] was given, and the item bootstrap's cells (empty
+    /// without one; [`Prep::resample`] turns them into its sums). Repeat r always uses stream r,
+    /// so any split of the repeats gives the same values.
     pub(super) fn run(
         &self,
         pool: &VoteTable,
@@ -235,7 +248,7 @@ impl Prep {
         repeats: std::ops::Range<u32>,
         seed: u64,
         progress: &mut impl FnMut(usize, usize),
-    ) -> ([Vec<f64>; 4], Option<BootSums>) {
+    ) -> ([Vec<f64>; 4], Vec<i64>) {
         let (k, nmax, ng, nr) = (self.k, self.nmax, self.items.len(), repeats.len());
         let mut cells = match &self.units {
             Some(u) => vec![0i64; u.count * ng * STATS],
@@ -276,7 +289,6 @@ impl Prep {
             (_, true) => accumulate::<0, MAX_CLASSES, _>(gc, args, boot, progress),
             (_, false) => accumulate::<0, MAX_CLASSES, _>(&self.g_tab, args, boot, progress),
         };
-        let sums = self.units.as_ref().map(|u| u.resample(&cells, ng));
         let mut values: [Vec<f64>; 4] = std::array::from_fn(|_| vec![f64::NAN; ng * nr]);
         for g in 0..ng {
             let ni = items[g] as f64;
@@ -302,7 +314,7 @@ impl Prep {
                 }
             }
         }
-        (values, sums)
+        (values, cells)
     }
 }
 

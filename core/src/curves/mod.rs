@@ -439,6 +439,20 @@ impl<'a> Prepared<'a> {
         range: std::ops::Range<u32>,
         progress: &mut impl FnMut(usize, usize),
     ) -> Result<Curves, CurveError> {
+        self.repeats_in_two_steps(range, progress, |_| {}, &mut |_, _| {})
+    }
+
+    /// [`Prepared::repeats`] in two steps, for a page that draws the mean curves before the item
+    /// bootstrap's intervals are in: `means` gets the curves without the bootstrap's sums as soon
+    /// as the draws are done, then the resamples run (`resampled(done, total)` after each) and the
+    /// result is the same as [`Prepared::repeats`]'s.
+    pub fn repeats_in_two_steps(
+        &self,
+        range: std::ops::Range<u32>,
+        progress: &mut impl FnMut(usize, usize),
+        means: impl FnOnce(&Curves),
+        resampled: &mut impl FnMut(usize, usize),
+    ) -> Result<Curves, CurveError> {
         if range.is_empty() || range.end > self.repeats {
             return Err(CurveError::NoRepeats);
         }
@@ -446,10 +460,10 @@ impl<'a> Prepared<'a> {
             None => (self.table, self.table, 0),
             Some(s) => (&s.a, &s.b, s.excluded.len() as u32),
         };
-        let (values, boot) = self
+        let (values, cells) = self
             .engine
             .run(pool, reference, range.clone(), self.seed, progress);
-        Ok(Curves {
+        let mut curves = Curves {
             grid: self.grid.clone(),
             repeats: range.len() as u32,
             first_repeat: range.start,
@@ -457,8 +471,11 @@ impl<'a> Prepared<'a> {
             heldout_excluded,
             alpha: self.alpha,
             values,
-            boot,
-        })
+            boot: None,
+        };
+        means(&curves);
+        curves.boot = self.engine.resample(&cells, resampled);
+        Ok(curves)
     }
 }
 

@@ -65,8 +65,12 @@ pub fn OwnCard() -> impl IntoView {
                     KFOLD_NOTE_ITEMS, s.test_items
                 ),
             };
+            let pool = match s.workers {
+                0 | 1 => String::new(),
+                k => format!(" in {k} model workers"),
+            };
             let sentence = format!(
-                "{} items ({} distinct texts, {}) embedded with {} in {:.1} s ({source}); heads trained in {:.1} s for N = {}; {design}{}. \
+                "{} items ({} distinct texts, {}) embedded with {} in {:.1} s ({source}); heads trained in {:.1} s{pool} for N = {}; {design}{}. \
                  Below, each arm's verdict says whether a metric changes with N at all before any N is named.",
                 s.items, s.texts, s.layout, s.encoder, s.embed_ms / 1000.0, s.train_ms / 1000.0,
                 s.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
@@ -79,11 +83,16 @@ pub fn OwnCard() -> impl IntoView {
                 m.features = format!("{}, trained in this tab", s.layout);
                 Arc::new(m)
             };
+            // What the identity tests compare between pool sizes: the runs as the worker sent them.
+            let hash = annosat_core::models::fnv1a_hex(
+                serde_json::to_string(&*r.manifest).unwrap_or_default().as_bytes(),
+            );
             let bytes = r.embeddings.clone();
             let file = format!("{}.embeddings.safetensors", name().trim_end_matches(".csv"));
             view! {
                 <p class="sentence" id="own-summary" data-cached=s.cached.to_string() data-items=s.items.to_string()
-                    data-texts=s.texts.to_string() data-embed-ms=s.embed_ms.to_string()>{sentence}</p>
+                    data-texts=s.texts.to_string() data-embed-ms=s.embed_ms.to_string() data-train-ms=s.train_ms.to_string()
+                    data-workers=s.workers.to_string() data-worker-memory=s.worker_memory.to_string() data-manifest=hash>{sentence}</p>
                 <ul class="notes" id="own-notes">{notes}</ul>
                 <button id="own-download" on:click=move |_| download(&bytes, &file)>"Download the embeddings (safetensors, as annosat embed writes them)"</button>
                 <Models m=m path=String::new() own=true />

@@ -21,11 +21,15 @@ pub fn SynthCard() -> impl IntoView {
         ts.own.get().map(|r| {
             let s = &r.summary;
             let sentence = format!(
-                "Synthetic data ({}): {} heads per group trained in {:.1} s for N = {}, {}, model seed 0. \
+                "Synthetic data ({}): {} heads per group trained in {:.1} s{} for N = {}, {}, model seed 0. \
                  Metrics on {} test items against their votes (all {} of them).",
                 s.layout,
                 r.heads,
                 s.train_ms / 1000.0,
+                match s.workers {
+                    0 | 1 => String::new(),
+                    k => format!(" in {k} model workers"),
+                },
                 s.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
                 match s.folds {
                     Some(k) => format!("{k}-fold: every item tested once"),
@@ -34,9 +38,13 @@ pub fn SynthCard() -> impl IntoView {
                 s.test_items,
                 s.ns.last().copied().unwrap_or(0)
             );
+            let hash = annosat_core::models::fnv1a_hex(
+                serde_json::to_string(&*r.manifest).unwrap_or_default().as_bytes(),
+            );
             let m = Arc::new((*r.manifest).clone());
             view! {
-                <p class="sentence" id="synth-summary">{sentence}</p>
+                <p class="sentence" id="synth-summary" data-workers=s.workers.to_string()
+                    data-train-ms=s.train_ms.to_string() data-manifest=hash>{sentence}</p>
                 <Models m=m path=String::new() own=true />
             }
         })

@@ -56,8 +56,14 @@ fn StatusLine() -> impl IntoView {
                 .with(|c| c.as_ref().map(|c| c.items.first().copied().unwrap_or(0)))
                 .unwrap_or(0);
             let workers = crate::bridge::size();
+            let intervals = match st.bands_ms.get() {
+                ms if ms > 0.0 && st.bands.with(|b| b.is_some()) => {
+                    format!(", the item intervals after {ms:.0} ms")
+                }
+                _ => String::new(),
+            };
             let text = format!(
-                "{}{items} items, {REPEATS} repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}.",
+                "{}{items} items, {REPEATS} repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}{intervals}.",
                 if st.dataset.get() == SYNTHETIC {
                     "Synthetic data (generated here, not human labels): "
                 } else {
@@ -73,6 +79,7 @@ fn StatusLine() -> impl IntoView {
             let what = match stage.as_str() {
                 "parse" => "reading the file",
                 "compute" => "computing the curves",
+                "intervals" => "curves drawn; item intervals (resampling the items)",
                 other => other,
             };
             let text = format!("{what}… {:.0}%{}", done * 100.0, time_left(done, since));
