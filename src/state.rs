@@ -81,6 +81,9 @@ pub struct St {
     /// Model workers per job from the URL's `model_workers=K` (0: one per core; see
     /// `model_jobs::pool_size`).
     pub model_workers: RwSignal<usize>,
+    /// Item-bootstrap resamples of the curves (the URL's `bootstrap=B`; 0 turns the item
+    /// intervals off, as the CLI's `--bootstrap 0`).
+    pub bootstrap: RwSignal<u32>,
     pub status: RwSignal<Status>,
     pub curves: RwSignal<Option<Arc<Curves>>>,
     /// The curves' item bootstrap: every resample's mean curves (from `curves.boot`).
@@ -164,6 +167,7 @@ impl St {
             metric: RwSignal::new(Metric::Kl),
             logx: RwSignal::new(false),
             model_workers: RwSignal::new(0),
+            bootstrap: RwSignal::new(annosat_core::curves::bootstrap::DEFAULT_RESAMPLES),
             status: RwSignal::new(Status::Busy {
                 stage: "loading".into(),
                 done: 0.0,
@@ -196,7 +200,7 @@ impl St {
             } else {
                 Reference::Full
             },
-            bootstrap: annosat_core::curves::bootstrap::DEFAULT_RESAMPLES,
+            bootstrap: self.bootstrap.get_untracked(),
         }
     }
 

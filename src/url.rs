@@ -3,11 +3,16 @@
 //! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
 //! (its choices: the extrapolation's, α's level, the adaptive simulation's start); in the Sources
 //! room `&source=<key>` (a source the dataset ships; an upload is not kept); anywhere
-//! `&model_workers=K`, the model workers one job uses (default: one per core).
+//! `&model_workers=K`, the model workers one job uses (default: one per core), and
+//! `&bootstrap=B`, the curves' item-bootstrap resamples (default 200; 0: no item intervals).
 
 use crate::state::{St, UPLOADED};
+use annosat_core::curves::bootstrap::DEFAULT_RESAMPLES;
 use annosat_core::curves::Metric;
 use annosat_model_worker::protocol::MAX_WORKERS;
+
+/// Most item-bootstrap resamples a link may ask for.
+const MAX_RESAMPLES: u32 = 2000;
 use leptos::prelude::*;
 
 fn params() -> Vec<(String, String)> {
@@ -65,6 +70,10 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
             "source" => st.sources.wanted.set(Some(v)),
+            "bootstrap" => v
+                .parse::<u32>()
+                .into_iter()
+                .for_each(|b| st.bootstrap.set(b.min(MAX_RESAMPLES))),
             "model_workers" => v
                 .parse::<usize>()
                 .into_iter()
@@ -116,6 +125,9 @@ pub fn sync(st: St) {
         }
         // A chosen model-worker pool size stays in the address (a benchmark's, or a user's who
         // keeps a core free).
+        if st.bootstrap.get() != DEFAULT_RESAMPLES {
+            q.push_str(&format!("&bootstrap={}", st.bootstrap.get()));
+        }
         if st.model_workers.get() > 0 {
             q.push_str(&format!("&model_workers={}", st.model_workers.get()));
         }

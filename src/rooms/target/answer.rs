@@ -123,6 +123,9 @@ pub fn AnswerCard() -> impl IntoView {
                 b.resamples,
                 if b.blocks { format!(" of {} random blocks of items", b.units) } else { String::new() }
             ),
+            None if matches!(st.status.get(), crate::state::Status::Busy { ref stage, .. } if stage == "intervals") => {
+                "The item intervals are being computed (resampling the items); the points above are the mean curves'.".into()
+            }
             None => "No item intervals for these curves.".into(),
         };
         Some(view! {
