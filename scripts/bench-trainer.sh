@@ -3,7 +3,9 @@
 # (candle, CPU) against an equivalent PyTorch CPU script on the same features and arms
 # (tests/reference/torch_heads.py), in heads×epochs per second and their ratio; the floor under the
 # group on this machine (heads/examples/floor.rs: its first-layer GEMMs and AdamW passes alone, same
-# shapes and kernels); then the embedding throughput of `annosat embed` (MiniLM, texts per second).
+# shapes and kernels); then the embedding throughput of `annosat embed` (MiniLM, texts per second)
+# and of sentence-transformers on CPU for the same texts (tests/reference/st_embed.py), their ratio
+# and the largest difference between the two embeddings.
 # Installs what is missing first.
 #
 #   scripts/bench-trainer.sh [--readme] [dataset]   (default chaosnli_snli; pair datasets only);
@@ -33,6 +35,7 @@ dataset=${1:-chaosnli_snli}
 epochs=${BENCH_EPOCHS:-10}
 venv=${TORCH_VENV:-$HOME/.cache/annosat/torch-venv}
 TORCH_VERSION=2.15.0
+ST_VERSION=6.3.0
 log() { printf '== bench-trainer: %s\n' "$*" >&2; }
 . scripts/env.sh
 
@@ -50,6 +53,10 @@ if ! "$venv/bin/python" -c 'import torch, numpy' 2>/dev/null; then
   python3 -m venv "$venv"
   # shellcheck disable=SC2086
   "$venv/bin/pip" install -q ${TORCH_PIP_ARGS:-} "torch==$TORCH_VERSION" numpy >&2
+fi
+if ! "$venv/bin/python" -c 'import sentence_transformers' 2>/dev/null; then
+  log "installing sentence-transformers==$ST_VERSION into $venv (PyPI)"
+  "$venv/bin/pip" install -q "sentence-transformers==$ST_VERSION" >&2
 fi
 ANNOSAT_MODEL=$(bash scripts/fetch-model.sh)
 ANNOSAT_DATA=$(bash scripts/fetch-data.sh)
@@ -91,8 +98,13 @@ floor_line=$("$CARGO_TARGET_DIR/native/examples/floor" "$items" 256 "$heads" 64 
 
 # --- 4. Embedding throughput: annosat embed into an empty cache ---
 log "annosat embed into an empty cache"
-"$bin" embed --data "$data" --cache "$tmp/features" >/dev/null 2>"$tmp/embed.log" || { cat "$tmp/embed.log" >&2; exit 1; }
+cache=$("$bin" embed --data "$data" --cache "$tmp/features" 2>"$tmp/embed.log" | tail -n 1) || { cat "$tmp/embed.log" >&2; exit 1; }
 embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+ s \([0-9]+ texts/s\)' | tail -n 1)
+
+# --- 5. The same texts through sentence-transformers on CPU (same checkpoint folder, batch 64) ---
+log "sentence-transformers: the same texts, batch 64 ($(nproc) threads)"
+st_line=$("$venv/bin/python" tests/reference/st_embed.py --data "$data" --model "$ANNOSAT_MODEL" --batch 64 \
+  --threads "$(nproc)" --cache "$cache" --ours "$embed_line" 2>"$tmp/st.log") || { cat "$tmp/st.log" >&2; exit 1; }
 
 {
   echo "annosat bench-trainer: $dataset, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -102,6 +114,7 @@ embed_line=$(strip "$tmp/embed.log" | grep -oE 'embedded [0-9]+ texts in [0-9.]+
   echo "  ratio annosat/PyTorch:     $(python3 -c "print(f'{$heads * $epochs / $group_s / $torch_rate:.2f}')")x  (above 1: annosat faster)"
   echo "  $floor_line"
   echo "embed (annosat embed, all-MiniLM-L6-v2, empty cache): ${embed_line:-no timing line in the log}"
+  echo "  $st_line"
 } | tee "$tmp/summary.txt"
 if [ "$readme" = 1 ]; then
   python3 scripts/bench_readme.py trainer "$tmp/summary.txt" docs/speed.md
