@@ -3,6 +3,7 @@
 //! `scripts/bench-models-wasm.sh` runs it on one core beside the same job in the browser's model worker.
 //!
 //!   time_group <features.safetensors> <votes.csv> <manifest.json> <split> <seed> <epochs>
+//!   (`split`: the split seed, or for a k-fold export the fold)
 
 use annosat_core::models::Manifest;
 use annosat_heads::arms::Arm;
@@ -26,7 +27,9 @@ fn main() -> anyhow::Result<()> {
     let cfg = m
         .config
         .ok_or_else(|| anyhow::anyhow!("the manifest has no config"))?;
-    let data = Dataset::new(cfg.dataset.clone(), &table, head, cfg.heldout)?;
+    let mut data = Dataset::new(cfg.dataset.clone(), &table, head, cfg.heldout)?;
+    // A k-fold export's groups are folds (`split` is the fold index), as the page retrains them.
+    data.folds = cfg.folds;
     let arms: Vec<Arm> = cfg.arms.iter().filter_map(|s| Arm::parse(s)).collect();
     let mut hc = cfg.head.clone();
     let e: usize = epochs.parse()?;
