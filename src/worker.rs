@@ -154,26 +154,8 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
         }
         Request::Compute { id, config, part } => with_table(id, |t| {
             let t0 = now_ms();
-            let mut p = progress(id, "compute");
-            let mut r = progress(id, "intervals");
             let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
-            // The mean curves go out as soon as the draws are done; the item bootstrap's
-            // resamples follow, so the first curves do not wait for the intervals.
-            let means = |curves: &annosat_core::curves::Curves| {
-                post(&Response::MeanCurves {
-                    id,
-                    curves: curves.clone(),
-                    ms: now_ms() - t0,
-                })
-            };
-            match Prepared::new(t, &config).and_then(|prep| {
-                prep.repeats_in_two_steps(
-                    range,
-                    &mut |d, n| p(d as f64 / n as f64),
-                    means,
-                    &mut |d, n| r(d as f64 / n as f64),
-                )
-            }) {
+            match compute_in_two_passes(id, t, &config, range, t0) {
                 Ok(curves) => Response::Curves {
                     id,
                     curves,
@@ -239,6 +221,43 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
             })
         }
     }
+}
+
+/// The mean curves first, sent as soon as they are drawn (a pass without the item bootstrap: its
+/// fixed-point cells cost the draws about half again, measured on ChaosNLI-SNLI by
+/// `scripts/bench.sh`), then the same draws again with the bootstrap's cells and its resamples,
+/// reported as the "intervals" stage (draws to 80%, resamples the rest). The two passes draw the
+/// same votes, so the means of both are the same bits (`requests/tests.rs`).
+fn compute_in_two_passes(
+    id: u64,
+    t: &VoteTable,
+    config: &annosat_core::curves::CurveConfig,
+    range: std::ops::Range<u32>,
+    t0: f64,
+) -> Result<annosat_core::curves::Curves, annosat_core::curves::CurveError> {
+    let mut p = progress(id, "compute");
+    let means = annosat_core::curves::CurveConfig {
+        bootstrap: 0,
+        ..config.clone()
+    };
+    let curves =
+        Prepared::new(t, &means)?.repeats(range.clone(), &mut |d, n| p(d as f64 / n as f64))?;
+    post(&Response::MeanCurves {
+        id,
+        curves: curves.clone(),
+        ms: now_ms() - t0,
+    });
+    if config.bootstrap == 0 {
+        return Ok(curves);
+    }
+    let mut r = progress(id, "intervals");
+    let mut r2 = progress(id, "intervals");
+    Prepared::new(t, config)?.repeats_in_two_steps(
+        range,
+        &mut |d, n| r(0.8 * d as f64 / n as f64),
+        |_| {},
+        &mut |d, n| r2(0.8 + 0.2 * d as f64 / n as f64),
+    )
 }
 
 /// Runs `f` on the worker's current table, or answers that no dataset is loaded.

@@ -120,18 +120,30 @@ fn mean_curves_come_first_and_the_intervals_after_each_stage_with_its_own_progre
     let mut r: Requests<&str> = Requests::new(2);
     load_ok(&mut r, "d");
     let (id, parts) = r.compute(cfg.repeats);
+    // As the worker does: the means from a pass without the bootstrap, then the bootstrap's pass.
+    let plain = CurveConfig {
+        bootstrap: 0,
+        ..cfg.clone()
+    };
     let prep = annosat_core::curves::Prepared::new(&t, &cfg).unwrap();
     let mut means = Vec::new();
     let mut full = Vec::new();
     for &(a, b) in &parts {
+        means.push(compute_repeats(&t, &plain, a..b, &mut |_, _| {}).unwrap());
+        let mut early = None;
         let c = prep
             .repeats_in_two_steps(
                 a..b,
                 &mut |_, _| {},
-                |m| means.push(m.clone()),
+                |m| early = Some(m.clone()),
                 &mut |_, _| {},
             )
             .unwrap();
+        assert_eq!(
+            early.map(|e| json(&e)),
+            Some(json(means.last().unwrap())),
+            "both passes draw the same means"
+        );
         full.push(c);
     }
     assert!(means.iter().all(|m| m.boot.is_none()));
