@@ -81,7 +81,7 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   await page.click('#own-train');
   await page.locator('#own-status', { hasText: /folds? [\d, and]+ of 10: training heads( in \d+ workers)?: epochs? [\d, and]+ of at most 60/ }).waitFor({ timeout: 300_000 });
   const early = await page.evaluate(() => window.__stages);
-  assert.ok(early.some((t) => /embedding: \d+ of \d+ texts|downloading the encoder/.test(t)), early.join(' | '));
+  assert.ok(early.some((t) => /embedding( in \d+ workers)?: \d+ of \d+ texts|downloading the encoder/.test(t)), early.join(' | '));
   assert.ok(Number(await page.locator('#own-progress').getAttribute('value')) > 0.5, 'the bar has passed download and embedding');
   await page.screenshot({ path: path.join(shots, 'own-progress.png') });
   await page.locator('#own-summary').waitFor({ timeout: 600_000 });
