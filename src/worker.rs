@@ -252,10 +252,9 @@ fn compute_in_two_passes(
     }
     let mut r = progress(id, "intervals");
     let mut r2 = progress(id, "intervals");
-    Prepared::new(t, config)?.repeats_in_two_steps(
+    Prepared::new(t, config)?.repeats_reporting_resamples(
         range,
         &mut |d, n| r(0.8 * d as f64 / n as f64),
-        |_| {},
         &mut |d, n| r2(0.8 + 0.2 * d as f64 / n as f64),
     )
 }

@@ -130,18 +130,14 @@ fn mean_curves_come_first_and_the_intervals_after_each_stage_with_its_own_progre
     let mut full = Vec::new();
     for &(a, b) in &parts {
         means.push(compute_repeats(&t, &plain, a..b, &mut |_, _| {}).unwrap());
-        let mut early = None;
         let c = prep
-            .repeats_in_two_steps(
-                a..b,
-                &mut |_, _| {},
-                |m| early = Some(m.clone()),
-                &mut |_, _| {},
-            )
+            .repeats_reporting_resamples(a..b, &mut |_, _| {}, &mut |_, _| {})
             .unwrap();
+        let mut values = c.clone();
+        assert!(values.boot.take().is_some());
         assert_eq!(
-            early.map(|e| json(&e)),
-            Some(json(means.last().unwrap())),
+            json(&values),
+            json(means.last().unwrap()),
             "both passes draw the same means"
         );
         full.push(c);

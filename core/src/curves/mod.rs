@@ -439,18 +439,15 @@ impl<'a> Prepared<'a> {
         range: std::ops::Range<u32>,
         progress: &mut impl FnMut(usize, usize),
     ) -> Result<Curves, CurveError> {
-        self.repeats_in_two_steps(range, progress, |_| {}, &mut |_, _| {})
+        self.repeats_reporting_resamples(range, progress, &mut |_, _| {})
     }
 
-    /// [`Prepared::repeats`] in two steps, for a page that draws the mean curves before the item
-    /// bootstrap's intervals are in: `means` gets the curves without the bootstrap's sums as soon
-    /// as the draws are done, then the resamples run (`resampled(done, total)` after each) and the
-    /// result is the same as [`Prepared::repeats`]'s.
-    pub fn repeats_in_two_steps(
+    /// [`Prepared::repeats`], with `resampled(done, total)` after each of the item bootstrap's
+    /// resamples as well (the app's "intervals" progress).
+    pub fn repeats_reporting_resamples(
         &self,
         range: std::ops::Range<u32>,
         progress: &mut impl FnMut(usize, usize),
-        means: impl FnOnce(&Curves),
         resampled: &mut impl FnMut(usize, usize),
     ) -> Result<Curves, CurveError> {
         if range.is_empty() || range.end > self.repeats {
@@ -463,7 +460,8 @@ impl<'a> Prepared<'a> {
         let (values, cells) = self
             .engine
             .run(pool, reference, range.clone(), self.seed, progress);
-        let mut curves = Curves {
+        let boot = self.engine.resample(&cells, resampled);
+        Ok(Curves {
             grid: self.grid.clone(),
             repeats: range.len() as u32,
             first_repeat: range.start,
@@ -471,11 +469,8 @@ impl<'a> Prepared<'a> {
             heldout_excluded,
             alpha: self.alpha,
             values,
-            boot: None,
-        };
-        means(&curves);
-        curves.boot = self.engine.resample(&cells, resampled);
-        Ok(curves)
+            boot,
+        })
     }
 }
 
