@@ -17,6 +17,8 @@
 //!   budget, on the items' real votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
 //! - [`synth`]: seeded synthetic data with known true distributions (the control for the model side).
+//! - [`multilabel`]: multilabel votes (annotators tick any number of labels): per-label shares,
+//!   their metrics, curves and saturation points.
 //! - [`summary`], [`bundle`]: dataset statistics and the compact file format the app fetches.
 //!
 //! Not here: reading files (callers pass bytes), plotting, training.
@@ -31,6 +33,7 @@ pub mod import;
 pub mod logtable;
 pub mod metrics;
 pub mod models;
+pub mod multilabel;
 pub mod sample;
 pub mod summary;
 pub mod synth;

@@ -345,37 +345,8 @@ impl ItemBands {
         })
     }
 
-    fn interval(&self, mut points: Vec<Option<f64>>) -> ItemInterval {
-        // Not reached sorts last (beyond the grid).
-        points.sort_by(|a, b| {
-            a.unwrap_or(f64::INFINITY)
-                .total_cmp(&b.unwrap_or(f64::INFINITY))
-        });
-        let not_reached = points.iter().filter(|p| p.is_none()).count() as u32;
-        if points.is_empty() {
-            return ItemInterval {
-                lo: None,
-                hi: None,
-                resamples: 0,
-                not_reached: 0,
-                lo_n: None,
-                hi_n: None,
-            };
-        }
-        let last = (points.len() - 1) as f64;
-        let (lo_n, hi_n) = (
-            points[(0.025 * last).floor() as usize],
-            points[(0.975 * last).ceil() as usize],
-        );
-        let on_grid = |c: Option<f64>| c.and_then(|c| grid_at_or_past(&self.grid, c));
-        ItemInterval {
-            lo: on_grid(lo_n),
-            hi: on_grid(hi_n),
-            resamples: points.len() as u32,
-            not_reached,
-            lo_n,
-            hi_n,
-        }
+    fn interval(&self, points: Vec<Option<f64>>) -> ItemInterval {
+        item_interval(&self.grid, points)
     }
 
     /// The item interval of "x of the improvement by N" (the same rule as the mean curve's).
@@ -406,6 +377,42 @@ impl ItemBands {
             })
             .collect();
         self.interval(pts)
+    }
+}
+
+/// The 95% interval of points read off resample curves (continuous crossings; `None`: never
+/// reached, which sorts past the grid), with its grid N: shared by every bootstrap that reads
+/// saturation points (the single-label curves, the extrapolation, the multilabel curves).
+pub fn item_interval(grid: &[u32], mut points: Vec<Option<f64>>) -> ItemInterval {
+    // Not reached sorts last (beyond the grid).
+    points.sort_by(|a, b| {
+        a.unwrap_or(f64::INFINITY)
+            .total_cmp(&b.unwrap_or(f64::INFINITY))
+    });
+    let not_reached = points.iter().filter(|p| p.is_none()).count() as u32;
+    if points.is_empty() {
+        return ItemInterval {
+            lo: None,
+            hi: None,
+            resamples: 0,
+            not_reached: 0,
+            lo_n: None,
+            hi_n: None,
+        };
+    }
+    let last = (points.len() - 1) as f64;
+    let (lo_n, hi_n) = (
+        points[(0.025 * last).floor() as usize],
+        points[(0.975 * last).ceil() as usize],
+    );
+    let on_grid = |c: Option<f64>| c.and_then(|c| grid_at_or_past(grid, c));
+    ItemInterval {
+        lo: on_grid(lo_n),
+        hi: on_grid(hi_n),
+        resamples: points.len() as u32,
+        not_reached,
+        lo_n,
+        hi_n,
     }
 }
 

@@ -57,6 +57,31 @@ pub enum ImportErrorKind {
         evidence: String,
     },
     EmptyLabel,
+    /// A multilabel cell that is not 0 or 1.
+    NotBinary {
+        value: String,
+    },
+    /// One annotator's rating of one item given twice (wide: two rows; long: one label twice).
+    DuplicateRating {
+        item: String,
+        annotator: String,
+        first_line: u64,
+    },
+    /// A long multilabel file where an annotator both "ticked nothing" (an empty label) and
+    /// ticked labels on one item.
+    InconsistentRating {
+        item: String,
+        annotator: String,
+        first_line: u64,
+    },
+    /// A header that is neither multilabel layout.
+    NotMultilabel {
+        header: String,
+    },
+    /// More labels than a multilabel table holds.
+    TooManyLabels {
+        found: usize,
+    },
     /// Not a CSV text file at all, recognised by its first bytes: what it is and what to do.
     NotCsv {
         what: &'static str,
@@ -122,9 +147,14 @@ impl fmt::Display for ImportErrorKind {
             Fractional { value } => write!(f, "count {} has a fractional part; write whole vote counts, not proportions", quoted(value)),
             CountTooLarge { value } => write!(f, "count {} is too large; counts must stay below 1,000,000,000 per item", quoted(value)),
             ZeroVotes { id } => write!(f, "item {} has zero votes; remove the row or skip such items (CLI: --skip-empty-items)", quoted(id)),
-            Multilabel { evidence } => write!(f, "these are multilabel votes ({evidence}): each annotator may tick several labels, and annosat reads single-label votes (one label per annotator and item), so reading them would count one annotator's ticks as several votes; give one label per annotator and item (for example each annotator's first or main label)"),
+            Multilabel { evidence } => write!(f, "these are multilabel votes ({evidence}): each annotator may tick several labels; this step reads single-label votes (one label per annotator and item) and would count one annotator's ticks as several votes. The multilabel curves read them as they are (annosat curves --votes FILE); here, give one label per annotator and item (for example each annotator's main label)"),
             MixedFormats { detail } => write!(f, "the file mixes the wide and long formats ({detail}); use either item_id,<class_1>,…,<class_K> with counts or exactly item_id,annotator_id,label"),
             EmptyLabel => write!(f, "the label is empty; give every vote row a class label"),
+            NotBinary { value } => write!(f, "multilabel cell {} is not 0 or 1; write 1 where the annotator ticked the label and 0 where not", quoted(value)),
+            DuplicateRating { item, annotator, first_line } => write!(f, "annotator {} rated item {} already on line {first_line}; give each annotator one rating per item (remove the repeated row)", quoted(annotator), quoted(item)),
+            InconsistentRating { item, annotator, first_line } => write!(f, "annotator {} has an empty label (ticked nothing) and ticked labels on item {} (line {first_line}); an empty label row stands for a rating with no label ticked, so drop it where the annotator ticked something", quoted(annotator), quoted(item)),
+            NotMultilabel { header } => write!(f, "the header {} is not a multilabel layout; use item_id,annotator_id,<label_1>,…,<label_L> with 0/1 cells, or item_id,annotator_id,label with one row per ticked label", quoted(header)),
+            TooManyLabels { found } => write!(f, "found {found} labels but a multilabel table holds at most {}; merge rare labels", crate::multilabel::MAX_LABELS),
             NotCsv { what, fix } => write!(f, "this is {what}, not a CSV text file; {fix}"),
             TooManyItems { limit } => write!(f, "the file has more than {limit} items, the most the browser app takes; the annosat CLI reads any number (annosat curves --votes FILE)", limit = thousands(*limit)),
             Read(m) => write!(f, "the file could not be read ({m}); check that it is still there and try again"),

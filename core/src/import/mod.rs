@@ -17,6 +17,7 @@ mod error;
 pub mod gold;
 pub mod judges;
 mod long;
+pub mod multilabel;
 mod open;
 pub mod source;
 mod wide;
@@ -185,6 +186,46 @@ pub fn parse_votes_from(
             texts,
         },
     ))
+}
+
+/// Votes of either kind, as [`parse_any`] found them.
+#[derive(Debug, Clone)]
+pub enum AnyVotes {
+    Single(VoteTable, ImportReport),
+    Multilabel(
+        crate::multilabel::MultilabelTable,
+        multilabel::MultilabelReport,
+    ),
+}
+
+/// Parses single-label votes, or multilabel votes where the file shows it is multilabel (a 0/1
+/// row per item and annotator, or an annotator with several labels on one item in the long
+/// layout). A long file in which every annotator happens to give one label per item reads as
+/// single-label: nothing in it says otherwise (callers offer a `--multilabel` switch that calls
+/// [`multilabel::parse_multilabel`] directly).
+pub fn parse_any(bytes: &[u8], opts: &ImportOptions) -> Result<AnyVotes, ImportError> {
+    match parse_votes(bytes, opts) {
+        Ok((t, r)) => Ok(AnyVotes::Single(t, r)),
+        Err(ImportError {
+            kind: ImportErrorKind::Multilabel { .. },
+            ..
+        }) => {
+            let (t, r) = multilabel::parse_multilabel_from(bytes, opts.max_items)?;
+            Ok(AnyVotes::Multilabel(t, r))
+        }
+        // An empty label in the long layout is a rating that ticked nothing when the file is
+        // multilabel; otherwise it stays the single-label error.
+        Err(
+            e @ ImportError {
+                kind: ImportErrorKind::EmptyLabel,
+                ..
+            },
+        ) => match multilabel::parse_multilabel_from(bytes, opts.max_items) {
+            Ok((t, r)) if t.has_several_labels_in_a_rating() => Ok(AnyVotes::Multilabel(t, r)),
+            _ => Err(e),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// Parses one count cell. Integral decimals such as `3.0` (pandas writes these) are accepted.

@@ -1,0 +1,29 @@
+//! Multilabel votes: each annotator may tick any number of labels of an item.
+//!
+//! Targets are soft **per-label vote shares** (the share of an item's annotators who ticked each
+//! label); the question is the same as for single-label votes: how close do N annotators' shares
+//! come to all of them, per metric, and where does each metric saturate?
+//!
+//! - [`table`]: the [`MultilabelTable`] (ratings as label bitsets).
+//! - [`metric`]: the metrics ([`MlMetric`]): per-label Bernoulli KL, JS distance, Brier, SoftBCE,
+//!   label-set entropy correlation, macro-/micro-F1 at ½, exact-set agreement.
+//! - [`curves`]: seeded nested subsamples of N annotators and the metric curves ([`MlCurves`]).
+//! - [`bands`]: the item bootstrap of those curves.
+//! - [`saturation`]: "x of the improvement by N" with repeat and item intervals and the
+//!   few-votes rule.
+//!
+//! Import lives with the other formats, in [`crate::import::multilabel`].
+
+pub mod bands;
+pub mod curves;
+pub mod metric;
+pub mod saturation;
+pub mod table;
+
+pub use curves::{compute, MlConfig, MlCurves, MlPoint};
+pub use metric::MlMetric;
+pub use saturation::MlSaturation;
+pub use table::{MultilabelTable, MAX_LABELS};
+
+#[cfg(test)]
+mod tests;
