@@ -69,6 +69,45 @@ pub struct Args {
     /// Never extrapolate: print the bounded points as they are, marked bounded.
     #[arg(long)]
     no_extrapolate: bool,
+    /// Read the votes as multilabel (each annotator may tick several labels). Multilabel files are
+    /// detected (a 0/1 row per item and annotator, or an annotator with several labels on one item);
+    /// this is for a long file in which every annotator happens to tick one label.
+    #[arg(long)]
+    multilabel: bool,
+}
+
+/// The votes as multilabel, when `--multilabel` says so or a single-label read failed the way a
+/// multilabel file makes it fail (an annotator with several labels on one item, a 0/1 row per
+/// annotator, or an empty label that is a rating with nothing ticked).
+fn multilabel_votes(
+    a: &Args,
+    single: Option<&anyhow::Error>,
+) -> Result<
+    Option<(
+        annosat_core::multilabel::MultilabelTable,
+        annosat_core::import::multilabel::MultilabelReport,
+    )>,
+> {
+    use annosat_core::import::{self, ImportErrorKind};
+    let kind = single
+        .and_then(|e| e.downcast_ref::<annosat_core::ImportError>())
+        .map(|e| &e.kind);
+    let detected = matches!(kind, Some(ImportErrorKind::Multilabel { .. }));
+    let empty_label = matches!(kind, Some(ImportErrorKind::EmptyLabel));
+    if !a.multilabel && !detected && !empty_label {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(&a.votes)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.votes.display()))?;
+    match import::multilabel::parse_multilabel(&bytes) {
+        Ok((t, r)) if !empty_label || t.has_several_labels_in_a_rating() => Ok(Some((t, r))),
+        Ok(_) => Ok(None),
+        Err(e) if a.multilabel || detected => Err(anyhow::anyhow!(
+            "{} is not a valid multilabel vote file: {e}",
+            a.votes.display()
+        )),
+        Err(_) => Ok(None),
+    }
 }
 
 fn parse_within(s: &str) -> Result<(Metric, f64), String> {
@@ -142,7 +181,37 @@ fn compute_parallel(table: &annosat_core::VoteTable, cfg: &CurveConfig) -> Resul
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let mut table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
+    let single = if a.multilabel {
+        None
+    } else {
+        Some(crate::util::load_votes(&a.votes, a.skip_empty_items))
+    };
+    let failed = single.as_ref().and_then(|r| r.as_ref().err());
+    if let Some((table, report)) = multilabel_votes(&a, failed)? {
+        if a.heldout.is_some()
+            || a.annotations.is_some()
+            || !a.within.is_empty()
+            || a.alpha.is_some()
+        {
+            bail!("--heldout, --annotations, --within and --alpha are for single-label votes; multilabel curves compare N annotators with all of them");
+        }
+        if !(a.target > 0.0 && a.target <= 1.0) {
+            bail!("--target must be in (0, 1], e.g. 0.9 for 90%");
+        }
+        return crate::curves_multilabel::run(
+            &table,
+            &report,
+            &crate::curves_multilabel::MlArgs {
+                n: a.n.clone(),
+                repeats: a.repeats,
+                seed: a.seed,
+                bootstrap: a.bootstrap,
+                target: a.target,
+                format: a.format,
+            },
+        );
+    }
+    let mut table = single.expect("read unless --multilabel, which returned above")?;
     if let Some(path) = &a.annotations {
         let long = crate::util::load_votes(path, false)?;
         table = table

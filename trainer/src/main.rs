@@ -22,6 +22,7 @@ mod agree_cmd;
 mod bundle_cmd;
 mod cli_words;
 mod curves_cmd;
+mod curves_multilabel;
 mod distance_cmd;
 #[cfg(feature = "models")]
 mod embed_cmd;

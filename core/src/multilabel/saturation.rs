@@ -24,6 +24,46 @@ pub struct MlSaturation {
     /// ([`bounded_by_votes`] against [`MlCurves::typical_votes`]).
     pub bounded_by_votes: bool,
     pub votes: u32,
+    /// Whether the mean curve moves at all between the grid's first and last N.
+    pub moves: bool,
+}
+
+/// "4–6" for an interval of grid N (an end past the grid is "past N = last").
+fn range(lo: Option<u32>, hi: Option<u32>, last: u32) -> String {
+    let end = |n: Option<u32>| n.map_or(format!("past {last}"), |n| n.to_string());
+    if lo == hi {
+        end(lo)
+    } else {
+        format!("{}–{}", end(lo), end(hi))
+    }
+}
+
+impl MlSaturation {
+    /// The answer in words, for the CLI and the app alike: a number only where the data can
+    /// give one.
+    pub fn sentence(&self, name: &str, last_n: u32) -> String {
+        let pct = (self.x * 100.0).round();
+        if !self.moves {
+            return format!("{name}: no detectable change with N (the mean curve is flat from the first N to the last).");
+        }
+        let items = self
+            .items
+            .map(|iv| format!("95% interval over items {}", range(iv.lo, iv.hi, last_n)));
+        let repeats = format!("over repeats {}", range(self.lo, self.hi, last_n));
+        let iv = items.map_or(repeats.clone(), |i| format!("{i}; {repeats}"));
+        match (self.n, self.bounded_by_votes) {
+            (None, _) => format!(
+                "{name}: {pct}% of the improvement is not reached within N = {last_n}."
+            ),
+            (Some(n), false) => format!(
+                "{name}: {n} annotators per item capture {pct}% of the improvement ({iv})."
+            ),
+            (Some(n), true) => format!(
+                "{name}: bounded by your {} votes per item — its {pct}% point, N = {n} ({iv}), is forced by how many votes each item has (every curve ends at its best where the votes run out); more votes per item would show where it saturates.",
+                self.votes
+            ),
+        }
+    }
 }
 
 impl MlCurves {
@@ -84,7 +124,11 @@ impl MlCurves {
             )
         };
         let votes = self.typical_votes();
+        let moves = improvement_fractions(means, zero_if_undefined)
+            .iter()
+            .any(Option::is_some);
         MlSaturation {
+            moves,
             x,
             n,
             lo,

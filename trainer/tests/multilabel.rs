@@ -1,0 +1,260 @@
+//! Multilabel votes through `annosat curves`: detection of each layout, the two layouts of one
+//! dataset giving the same curves, and the curves against an independent numpy implementation.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// A wide 0/1 multilabel file with a known mix: 500 items with 6–12 annotators, 6 labels, each
+/// item with its own tick probabilities (a fixed LCG, so the file is the same everywhere).
+fn synthetic_file() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("annosat-ml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ratings.csv");
+    let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |bound: u64| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) % bound
+    };
+    let mut csv = String::from("item_id,annotator_id,a,b,c,d,e,none\n");
+    for i in 0..500 {
+        let m = 6 + next(7);
+        let probs: Vec<u64> = (0..6).map(|_| next(101)).collect();
+        for a in 0..m {
+            let cells: Vec<String> = probs
+                .iter()
+                .map(|&p| ((next(100) < p) as u8).to_string())
+                .collect();
+            csv += &format!("i{i},w{a},{}\n", cells.join(","));
+        }
+    }
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+fn curves_json(args: &[&str]) -> Value {
+    serde_json::from_str(&annosat(args)).unwrap()
+}
+
+#[test]
+fn multilabel_curve_means_agree_with_numpy_within_monte_carlo_error() {
+    let path = synthetic_file();
+    let votes = path.to_str().unwrap();
+    let grid = "1,2,3,5,8,12";
+    let (r_ours, r_np) = (60.0f64, 60.0f64);
+    let ours = curves_json(&[
+        "curves",
+        "--votes",
+        votes,
+        "--n",
+        grid,
+        "--repeats",
+        "60",
+        "--bootstrap",
+        "0",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(ours["kind"], "multilabel");
+    let out = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/reference/numpy_multilabel.py"))
+        .args([
+            "curves",
+            votes,
+            "--n",
+            grid,
+            "--repeats",
+            "60",
+            "--seed",
+            "7",
+        ])
+        .output()
+        .expect("python3 is needed for the reference tests");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut checked = 0;
+    for metric in [
+        "kl",
+        "jsd",
+        "brier",
+        "soft_bce",
+        "entropy_corr",
+        "macro_f1",
+        "micro_f1",
+        "exact_set",
+    ] {
+        for p in ours["metrics"][metric].as_array().unwrap() {
+            let n = p["n"].as_u64().unwrap().to_string();
+            let t = &theirs[metric][&n];
+            if t.is_null() {
+                assert!(
+                    p["mean"].is_null(),
+                    "{metric} N={n}: numpy undefined, annosat {}",
+                    p["mean"]
+                );
+                continue;
+            }
+            let (a, b) = (p["mean"].as_f64().unwrap(), t["mean"].as_f64().unwrap());
+            let sd = t["sd"]
+                .as_f64()
+                .unwrap()
+                .max(p["sd"].as_f64().unwrap_or(0.0));
+            // 4.5 standard errors of the difference of two independent means, plus float slack.
+            let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
+            assert!(
+                (a - b).abs() <= tol,
+                "{metric} N={n}: annosat {a} vs numpy {b} (tol {tol})"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        8 * 6 - 1,
+        "entropy_corr at N=1 is undefined, everything else compared"
+    );
+    // Items with fewer annotators than N sit out.
+    let items: Vec<u64> = ours["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(items[0], 500);
+    assert!(items[5] < 500 && items[5] > 0, "{items:?}");
+}
+
+#[test]
+fn each_long_file_is_read_as_what_it_is() {
+    let dir = std::env::temp_dir().join(format!("annosat-ml-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let single = dir.join("single.csv");
+    let multi = dir.join("multi.csv");
+    let mut s = String::from("item_id,annotator_id,label\n");
+    let mut m = s.clone();
+    for i in 0..40 {
+        for a in 0..5 {
+            let l = ["joy", "anger", "fear"][(i + a) % 3];
+            s += &format!("x{i},w{a},{l}\n");
+            m += &format!("x{i},w{a},{l}\n");
+            if a % 2 == 0 {
+                m += &format!("x{i},w{a},surprise\n");
+            }
+        }
+    }
+    std::fs::write(&single, s).unwrap();
+    std::fs::write(&multi, m).unwrap();
+    let one = curves_json(&[
+        "curves",
+        "--votes",
+        single.to_str().unwrap(),
+        "--format",
+        "json",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(
+        one.get("kind").is_none_or(|k| k != "multilabel"),
+        "single-label file read as multilabel"
+    );
+    assert!(one["metrics"]["majority_agreement"].is_array());
+    let many = curves_json(&[
+        "curves",
+        "--votes",
+        multi.to_str().unwrap(),
+        "--format",
+        "json",
+        "--bootstrap",
+        "0",
+    ]);
+    assert_eq!(many["kind"], "multilabel");
+    assert_eq!(
+        many["labels"],
+        serde_json::json!(["anger", "fear", "joy", "surprise"])
+    );
+    assert_eq!(many["items"][0], 40);
+    assert_eq!(
+        many["grid"].as_array().unwrap().len(),
+        5,
+        "5 annotators, not 8 votes"
+    );
+    // The single-label file read as multilabel on request.
+    let forced = curves_json(&[
+        "curves",
+        "--votes",
+        single.to_str().unwrap(),
+        "--multilabel",
+        "--format",
+        "json",
+        "--bootstrap",
+        "0",
+    ]);
+    assert_eq!(forced["kind"], "multilabel");
+}
+
+#[test]
+fn medrelex_wide_and_long_layouts_give_the_same_curves() {
+    let d = data_dir().join("crowdtruth_medrelex");
+    if !d.join("labels_long.csv").exists() {
+        eprintln!(
+            "skipped: {} has no crowdtruth_medrelex (the downloads do not include it yet)",
+            data_dir().display()
+        );
+        return;
+    }
+    let run = |file: &str| {
+        curves_json(&[
+            "curves",
+            "--votes",
+            d.join(file).to_str().unwrap(),
+            "--n",
+            "1,3,8,15",
+            "--repeats",
+            "10",
+            "--bootstrap",
+            "20",
+            "--format",
+            "json",
+        ])
+    };
+    let (w, l) = (run("ratings_multilabel.csv"), run("labels_long.csv"));
+    assert_eq!(w["items"], l["items"]);
+    assert_eq!(w["items"][0], 3397);
+    for metric in [
+        "kl",
+        "jsd",
+        "brier",
+        "soft_bce",
+        "entropy_corr",
+        "macro_f1",
+        "micro_f1",
+        "exact_set",
+    ] {
+        for (a, b) in w["metrics"][metric]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(l["metrics"][metric].as_array().unwrap())
+        {
+            for key in ["mean", "lo", "hi", "items_lo", "items_hi"] {
+                match (a[key].as_f64(), b[key].as_f64()) {
+                    (Some(x), Some(y)) => {
+                        assert!((x - y).abs() < 1e-12, "{metric} {key}: {x} vs {y}")
+                    }
+                    (x, y) => assert_eq!(x, y, "{metric} {key}"),
+                }
+            }
+        }
+        assert_eq!(
+            w["saturation"][metric]["n"], l["saturation"][metric]["n"],
+            "{metric}"
+        );
+    }
+}
