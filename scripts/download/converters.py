@@ -12,6 +12,7 @@ Standard library + numpy (CIFAR-10H's .npy) only.
 """
 import collections
 import csv
+import gzip
 import html
 import json
 import os
@@ -278,5 +279,59 @@ def multipico(ds, src, out):
     write_items(os.path.join(out, "items.jsonl"), items)
 
 
+RELEX_LABELS = ["treats", "prevents", "diagnose_by_test_or_drug", "causes", "location", "symptom",
+                "manifestation", "contraindicates", "associated_with", "side_effect", "is_a", "part_of",
+                "other", "none"]
+RELEX_ITEM = ["sent_id", "term1", "term2", "b1", "e1", "b2", "e2"]
+RELEX_SOURCE = ["relation", "rel-type", "expertdecision", "expdec", "baselinedec"]
+
+
+def medrelex(ds, src, out):
+    """CrowdFlower exports of the RelEx task, one row per (unit, worker) judgment, the ticked boxes
+    newline-separated as `[LABEL]` in step_1_select_the_valid_relations -> the multilabel layouts
+    (no votes.csv: single-label tools would misread them). Item = `_unit_id`, annotator =
+    `_worker_id`; a repeated (unit, worker) keeps its first row; worker location, IP, channel, trust
+    and times are not copied. Written with "\n" line ends, as the shared files are."""
+    ratings, items = {}, {}
+    for orig in ds.originals:
+        path = os.path.join(src, orig.local)
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", newline="", encoding="utf-8") as f:
+            rows = csv.reader(f)
+            header = next(rows)
+            for row in rows:
+                if not row:
+                    continue
+                rec = {}
+                for k, v in zip(header, row):
+                    rec.setdefault(k, v)  # a repeated column name: the first one counts
+                item, worker = rec["_unit_id"].strip(), rec["_worker_id"].strip()
+                ticked = {t.strip()[1:-1].lower() for t in rec["step_1_select_the_valid_relations"].split("\n")
+                          if t.strip()}
+                unknown = ticked - set(RELEX_LABELS)
+                if unknown or not ticked:
+                    raise ValueError(f"{orig.local}: unit {item}: unexpected answer {sorted(unknown) or 'empty'}")
+                if item not in items:
+                    info = {"item_id": item, "text": rec["sentence"]}
+                    info.update({k: rec[k] for k in RELEX_ITEM})
+                    info["source_batch"] = os.path.basename(orig.path)
+                    info["source_fields"] = {k: rec[k] for k in RELEX_SOURCE if k in rec}
+                    items[item] = info
+                ratings.setdefault((item, worker), ticked)
+    with open(os.path.join(out, "ratings_multilabel.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["item_id", "annotator_id", *RELEX_LABELS])
+        for (item, worker), ticked in ratings.items():
+            w.writerow([item, worker, *(int(l in ticked) for l in RELEX_LABELS)])
+    with open(os.path.join(out, "labels_long.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["item_id", "annotator_id", "label"])
+        for (item, worker), ticked in ratings.items():
+            w.writerows([item, worker, l] for l in RELEX_LABELS if l in ticked)
+    write_items(os.path.join(out, "items.jsonl"), items.values())
+
+
 CONVERTERS = {f.__name__: f for f in [chaosnli, cifar10h, pavlick, orchid, snow, crowdti, popquorn, gal,
-                                      lewidi2023, multipico]}
+                                      lewidi2023, multipico, medrelex]}
+# The file whose presence says a dataset is built (fetch.py leaves it alone); votes.csv by default.
+BUILT = {"medrelex": "ratings_multilabel.csv"}

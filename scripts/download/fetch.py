@@ -26,7 +26,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from converters import CONVERTERS  # noqa: E402
+from converters import BUILT, CONVERTERS  # noqa: E402
 from sources import BY_NAME, DATASETS, DEFAULT, raw_url  # noqa: E402
 
 
@@ -174,7 +174,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="annosat-fetch-") as tmp:
         dl = Downloader(tmp)
         for name in names:
-            if not a.force and os.path.exists(os.path.join(a.out, name, "votes.csv")):
+            built = BUILT.get(BY_NAME[name].convert, "votes.csv")
+            if not a.force and os.path.exists(os.path.join(a.out, name, built)):
                 continue
             try:
                 build(BY_NAME[name], a.out, a.mirror, dl)

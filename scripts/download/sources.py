@@ -23,6 +23,7 @@ CTI = ("zhydhkcws/crowd_truth_infer", "8d216471071f09b9e474ee19f8d692447f982f88"
 GAL = ("ipeirotis/Get-Another-Label", "9fe6c56a7a157dba1a12018f696bad56806125b7")
 ORCHID = ("orchidproject/active-crowd-toolkit", "2c0c194e85ca126545bd830d811ec39151bdd448")
 PAVLICK = ("epavlick/NLI-variation-data", "0fce1bab0ee3b68d12f9600aaabec8e1b554c835")
+RELEX = ("CrowdTruth/Medical-Relation-Extraction", "585c158864f91d7e7666f70d3b705294186e1378")
 
 CHAOS_LICENSE = (
     '"ChaosNLI is licensed under Creative Commons-Non Commercial 4.0" (data README.txt, kept in '
@@ -196,6 +197,70 @@ DATASETS = [
        "annotators: distinguishing good from random labelers. Pattern Recognition Letters 34(12). "
        "Sentences from Pang & Lee (2005).",
        "orchid", "votes.csv (negative/positive), annotations.csv."),
+    _d("crowdtruth_medrelex",
+       "CrowdTruth medical relation extraction (RelEx), multilabel, 15 workers per item",
+       RELEX,
+       [
+        Original("raw/RelEx/RelEx_batch_01.csv", "RelEx_batch_01.csv.gz", "0b09a50a80727759"),
+        Original("raw/RelEx/RelEx_batch_02.csv", "RelEx_batch_02.csv.gz", "73efad23343606bc"),
+        Original("raw/RelEx/RelEx_batch_03.csv", "RelEx_batch_03.csv.gz", "96e42238b64eede7"),
+        Original("raw/RelEx/RelEx_batch_04.csv", "RelEx_batch_04.csv.gz", "566677e1349aa1d2"),
+        Original("raw/RelEx/RelEx_batch_05.csv", "RelEx_batch_05.csv.gz", "acfdf510de1b8276"),
+        Original("raw/RelEx/RelEx_batch_06.csv", "RelEx_batch_06.csv.gz", "032435959aa94fd9"),
+        Original("raw/RelEx/RelEx_batch_07.csv", "RelEx_batch_07.csv.gz", "2654cce31eac4fbf"),
+        Original("raw/RelEx/RelEx_batch_08.csv", "RelEx_batch_08.csv.gz", "5bbdd19500886df4"),
+        Original("raw/RelEx/RelEx_batch_09.csv", "RelEx_batch_09.csv.gz", "c923d06106871b41"),
+        Original("raw/RelEx/RelEx_batch_10.csv", "RelEx_batch_10.csv.gz", "4d4d847f8031eaba"),
+        Original("raw/RelEx/RelEx_batch_11.csv", "RelEx_batch_11.csv.gz", "f84744897e5c63b9"),
+        Original("raw/RelEx/RelEx_batch_12.csv", "RelEx_batch_12.csv.gz", "0e16c7e792796747"),
+        Original("raw/RelEx/RelEx_batch_13.csv", "RelEx_batch_13.csv.gz", "63c3affdd4e56b56"),
+        Original("raw/RelEx/RelEx_batch_14.csv", "RelEx_batch_14.csv.gz", "ca0c8eb6b3f74c8f"),
+        Original("raw/RelEx/RelEx_batch_15.csv", "RelEx_batch_15.csv.gz", "0c7c5354733e3426"),
+        Original("raw/RelEx/RelEx_batch_16.csv", "RelEx_batch_16.csv.gz", "befa1bb1053bf080"),
+        Original("raw/RelEx/RelEx_batch_17.csv", "RelEx_batch_17.csv.gz", "33d3604e4de3dad0"),
+        Original("raw/RelEx/RelEx_batch_18.csv", "RelEx_batch_18.csv.gz", "40804906b9afd6f8"),
+        Original("raw/RelEx/RelEx_batch_19.csv", "RelEx_batch_19.csv.gz", "f333cd017aac0300"),
+        Original("raw/RelEx/RelEx_batch_20.csv", "RelEx_batch_20.csv.gz", "e3bf7b50d584cfe7"),
+        Original("raw/RelEx/RelEx_batch_21.csv", "RelEx_batch_21.csv.gz", "bd3856dddeaf87e5"),
+        Original("raw/RelEx/RelEx_batch_22.csv", "RelEx_batch_22.csv.gz", "f931926142c2c46d"),
+        Original("raw/RelEx/RelEx_batch_23.csv", "RelEx_batch_23.csv.gz", "3ef367a6ca09bc5b"),
+        Original("raw/RelEx/RelEx_batch_24.csv", "RelEx_batch_24.csv.gz", "0fff99368821efbc"),
+        Original("raw/RelEx/RelEx_batch_25.csv", "RelEx_batch_25.csv.gz", "68775da42255160b"),
+        Original("raw/RelEx/RelEx_batch_26.csv", "RelEx_batch_26.csv.gz", "00b021088acadb1f"),
+        Original("raw/RelEx/RelEx_batch_27.csv", "RelEx_batch_27.csv.gz", "ca344547a92f99d7"),
+        Original("raw/RelEx/RelEx_batch_28.csv", "RelEx_batch_28.csv.gz", "000c76762fb754b3"),
+        Original("raw/RelEx/RelEx_batch_29.csv", "RelEx_batch_29.csv.gz", "e7706b157e97ef76"),
+        Original("raw/RelEx/RelEx_batch_30.csv", "RelEx_batch_30.csv.gz", "04c571d602dd25d3"),
+        Original("raw/RelEx/RelEx_batch_31.csv", "RelEx_batch_31.csv.gz", "ff779ddcd65ef8b8"),
+        Original("raw/RelEx/RelEx_batch_32.csv", "RelEx_batch_32.csv.gz", "1cbf80d49d0c060d"),
+        Original("raw/RelEx/RelEx_batch_33.csv", "RelEx_batch_33.csv.gz", "c34181af0e524f3c"),
+        Original("raw/RelEx/RelEx_batch_34.csv", "RelEx_batch_34.csv.gz", "0883642320edf05a"),
+        Original("raw/RelEx/RelEx_batch_35.csv", "RelEx_batch_35.csv.gz", "f986b5d513bd8657"),
+        Original("raw/RelEx/RelEx_batch_36.csv", "RelEx_batch_36.csv.gz", "131ebe208e778dc9"),
+        Original("raw/RelEx/RelEx_batch_37.csv", "RelEx_batch_37.csv.gz", "be32cee0822afdcb"),
+        Original("raw/RelEx/RelEx_batch_38.csv", "RelEx_batch_38.csv.gz", "0741f2ce5a2d3a70"),
+        Original("raw/RelEx/RelEx_batch_39.csv", "RelEx_batch_39.csv.gz", "7ea1edf0ecd472cc"),
+        Original("raw/RelEx/RelEx_batch_40.csv", "RelEx_batch_40.csv.gz", "9d7a7e1bc5a7eb85"),
+        Original("raw/RelEx/RelEx_batch_41.csv", "RelEx_batch_41.csv.gz", "6bf01a52a4769363"),
+        Original("raw/RelEx/RelEx_batch_42.csv", "RelEx_batch_42.csv.gz", "f98bb4ed00b3dc49"),
+        Original("raw/RelEx/RelEx_batch_43.csv", "RelEx_batch_43.csv.gz", "acaff32eed8c50a8"),
+        Original("raw/RelEx/RelEx_batch_44.csv", "RelEx_batch_44.csv.gz", "cd8b049e35b72230"),
+        Original("raw/RelEx/RelEx_batch_45.csv", "RelEx_batch_45.csv.gz", "fc2370d6b37315ec"),
+        Original("raw/RelEx/RelEx_batch_46.csv", "RelEx_batch_46.csv.gz", "1c0b9e0f9aea6f3b"),
+       ],
+       "None stated. The repository has no LICENSE file, and neither the README nor "
+       "`ground_truth.csv-metadata.json` names a licence.",
+       "Anca Dumitrache, Lora Aroyo, Chris Welty. CrowdTruth Measures for Language Ambiguity: The Case "
+       "of Medical Relation Extraction. LD4IE workshop at ISWC 2015. Anca Dumitrache, Lora Aroyo, "
+       "Chris Welty. Achieving Expert-Level Annotation Quality with CrowdTruth: The Case of Medical "
+       "Relation Extraction. BDM2I workshop at ISWC 2015.",
+       "medrelex",
+       "MULTILABEL: each worker could tick any number of 14 relation checkboxes per item, so there is "
+       "no votes.csv. ratings_multilabel.csv (item_id,annotator_id and one 0/1 column per label, in the "
+       "task template's order), labels_long.csv (item_id,annotator_id,label, one row per ticked label; "
+       "`none` is the task's own checkbox), items.jsonl (the sentence as text, its two terms and "
+       "offsets, the source batch and unit-level source fields). Worker IPs and locations in the "
+       "originals are not copied into these files."),
 ]
 
 BY_NAME = {d.name: d for d in DATASETS}
