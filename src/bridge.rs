@@ -245,6 +245,26 @@ pub fn compute(config: annosat_core::curves::CurveConfig) {
     });
 }
 
+/// Asks the first worker for the multilabel curves of the current (multilabel) dataset; like a
+/// computation, it replaces whatever the workers were doing.
+pub fn multilabel(config: annosat_core::multilabel::MlConfig, target: f64) {
+    with_pool(|p| {
+        if p.reqs.busy() && respawn(p).is_ok() {
+            if let Some(l) = p.reqs.restarted() {
+                p.reqs.reload(&l);
+                post_load(p, &l);
+            }
+            tell_plan_if_lost(p);
+        }
+        let id = p.reqs.multilabel();
+        post_to(
+            p,
+            0,
+            message(&Request::Multilabel { id, config, target }, None),
+        );
+    });
+}
+
 /// Asks the first worker for per-item draws at N, without cancelling anything.
 pub fn items(config: annosat_core::curves::CurveConfig, n: u32) {
     with_pool(|p| {

@@ -68,6 +68,7 @@ mod tests {
             votes_max,
             mean_entropy_bits: 0.0,
             annotators: None,
+            multilabel: false,
         }
     }
 

@@ -8,6 +8,7 @@ mod bridge;
 mod curve_chart;
 mod data;
 mod export;
+mod ml_chart;
 mod model_jobs;
 mod plan_jobs;
 mod plot;

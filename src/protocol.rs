@@ -40,6 +40,12 @@ pub enum Request {
     Plan { id: u64, job: PlanJob },
     /// The Sources room's measurement of another vote source against the current table.
     Worth { id: u64, job: WorthJob },
+    /// The multilabel curves of the current (multilabel) table, reported for the share `target`.
+    Multilabel {
+        id: u64,
+        config: annosat_core::multilabel::MlConfig,
+        target: f64,
+    },
 }
 
 /// What the Sources room asks: `annosat worth` with these settings on the source's files (name,
@@ -142,6 +148,12 @@ pub enum Response {
         notes: Vec<String>,
         ms: f64,
     },
+    /// The multilabel curves as the Target room shows them (the CLI's JSON is the same report).
+    MlReport {
+        id: u64,
+        report: Box<annosat_core::multilabel::MlReport>,
+        ms: f64,
+    },
     Error {
         id: u64,
         message: String,
@@ -155,7 +167,8 @@ impl Request {
             | Request::Compute { id, .. }
             | Request::Items { id, .. }
             | Request::Plan { id, .. }
-            | Request::Worth { id, .. } => *id,
+            | Request::Worth { id, .. }
+            | Request::Multilabel { id, .. } => *id,
         }
     }
 }

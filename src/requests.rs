@@ -54,6 +54,11 @@ pub enum Answer {
         points: Vec<(f64, f64)>,
         total: usize,
     },
+    /// The latest multilabel computation, as the Target room shows it.
+    MlReport {
+        report: Box<annosat_core::multilabel::MlReport>,
+        ms: f64,
+    },
     /// A Plan room job's result (its progress comes as `Progress` with stage "plan").
     Planned {
         outcome: PlanOutcome,
@@ -120,6 +125,7 @@ enum Kind {
     Items,
     Plan,
     Worth,
+    Multilabel,
 }
 
 /// The pool's requests. `P` is the load payload (a `JsValue` in the page, anything in tests).
@@ -130,6 +136,7 @@ pub struct Requests<P> {
     latest_load: u64,
     latest_compute: u64,
     latest_items: u64,
+    latest_multilabel: u64,
     latest_plan: u64,
     latest_worth: u64,
     /// Plan and Sources room jobs sent to worker 0 and not answered (not counted by
@@ -167,6 +174,7 @@ impl<P: Clone> Requests<P> {
             latest_load: 0,
             latest_compute: 0,
             latest_items: 0,
+            latest_multilabel: 0,
             latest_plan: 0,
             latest_worth: 0,
             planning: Vec::new(),
@@ -309,6 +317,16 @@ impl<P: Clone> Requests<P> {
         id
     }
 
+    /// Registers a multilabel computation for worker 0 (the Target room's curves of multilabel
+    /// votes: one worker, whose answer replaces any earlier one).
+    pub fn multilabel(&mut self) -> u64 {
+        let id = self.next_id();
+        self.latest_multilabel = id;
+        self.kinds.insert(id, Kind::Multilabel);
+        self.outstanding[0] += 1;
+        id
+    }
+
     /// Registers a Plan room job for worker 0; it cancels nothing.
     pub fn plan(&mut self) -> u64 {
         let id = self.next_id();
@@ -334,6 +352,7 @@ impl<P: Clone> Requests<P> {
             Some(Kind::Load) => id == self.latest_load,
             Some(Kind::Compute) => id == self.latest_compute,
             Some(Kind::Items) => id == self.latest_items,
+            Some(Kind::Multilabel) => id == self.latest_multilabel,
             Some(Kind::Plan) => id == self.latest_plan,
             Some(Kind::Worth) => id == self.latest_worth,
             None => false,
@@ -356,6 +375,7 @@ impl<P: Clone> Requests<P> {
                 | Response::Items { .. }
                 | Response::Planned { .. }
                 | Response::Worthed { .. }
+                | Response::MlReport { .. }
         ) {
             self.deaths = 0;
         }
@@ -491,6 +511,13 @@ impl<P: Clone> Requests<P> {
                 }
                 (Some(Answer::Worthed { report, notes, ms }), Action::None)
             }
+            Response::MlReport { id, report, ms } => {
+                self.answered(worker);
+                if id != self.latest_multilabel {
+                    return (None, Action::None);
+                }
+                (Some(Answer::MlReport { report, ms }), Action::None)
+            }
             Response::Error { id, message } => {
                 self.answered(worker);
                 self.planning.retain(|&e| e != id);
@@ -551,6 +578,7 @@ impl<P: Clone> Requests<P> {
     fn forget_in_flight(&mut self) {
         self.latest_load = self.latest_load.max(self.next_id);
         self.latest_compute = self.latest_compute.max(self.next_id);
+        self.latest_multilabel = self.latest_multilabel.max(self.next_id);
         self.latest_plan = self.latest_plan.max(self.next_id);
         self.latest_worth = self.latest_worth.max(self.next_id);
         self.next_id += 1;

@@ -57,9 +57,9 @@ pub fn DataCard() -> impl IntoView {
         Some(view! {
             <dl class="stats" id="stats">
                 <dt>"items"</dt><dd>{s.items}</dd>
-                <dt>"classes"</dt><dd id="classes">{s.classes.iter().enumerate().map(|(i, c)| view! { {(i > 0).then_some(", ")}<bdi>{c.clone()}</bdi> }).collect_view()}</dd>
-                <dt>"votes per item"</dt><dd>{format!("{} / {} / {} (min / median / max)", s.votes_min, s.votes_median, s.votes_max)}</dd>
-                <dt>"mean entropy"</dt><dd>{format!("{:.3} bits", s.mean_entropy_bits)}</dd>
+                <dt>{if s.multilabel { "labels (multilabel)" } else { "classes" }}</dt><dd id="classes">{s.classes.iter().enumerate().map(|(i, c)| view! { {(i > 0).then_some(", ")}<bdi>{c.clone()}</bdi> }).collect_view()}</dd>
+                <dt>{if s.multilabel { "annotators per item" } else { "votes per item" }}</dt><dd>{format!("{} / {} / {} (min / median / max)", s.votes_min, s.votes_median, s.votes_max)}</dd>
+                <dt>{if s.multilabel { "mean label-set entropy" } else { "mean entropy" }}</dt><dd>{format!("{:.3} bits", s.mean_entropy_bits)}</dd>
                 <dt>"annotators"</dt><dd>{match s.annotators {
                     Some(a) => format!("{a} known by id (held-out splits whole annotators)"),
                     None => "no ids (held-out splits each item's votes)".to_string(),

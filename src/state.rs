@@ -86,6 +86,8 @@ pub struct St {
     pub bootstrap: RwSignal<u32>,
     pub status: RwSignal<Status>,
     pub curves: RwSignal<Option<Arc<Curves>>>,
+    /// The multilabel curves, when the data are multilabel (then `curves` stays empty).
+    pub ml: RwSignal<Option<Arc<annosat_core::multilabel::MlReport>>>,
     /// The curves' item bootstrap: every resample's mean curves (from `curves.boot`).
     pub bands: RwSignal<Option<Arc<ItemBands>>>,
     /// Whether the panels' band is over items (else over repeats).
@@ -173,6 +175,7 @@ impl St {
                 done: 0.0,
                 since: now_ms(),
             }),
+            ml: RwSignal::new(None),
             curves: RwSignal::new(None),
             bands: RwSignal::new(None),
             item_band: RwSignal::new(true),
@@ -347,7 +350,26 @@ impl St {
     pub fn compute(&self) {
         self.status.set(Status::Idle);
         self.busy("compute", 0.0);
+        if self.is_multilabel() {
+            let votes = self
+                .summary
+                .with_untracked(|s| s.as_ref().map_or(1, |s| s.votes_max));
+            let config = annosat_core::multilabel::MlConfig {
+                grid: (1..=votes.max(1)).collect(),
+                repeats: REPEATS,
+                seed: self.seed.get_untracked(),
+                bootstrap: self.bootstrap.get_untracked(),
+            };
+            bridge::multilabel(config, self.x.get_untracked() as f64 / 100.0);
+            return;
+        }
         bridge::compute(self.config());
+    }
+
+    /// Whether the data shown are multilabel votes (the Target room then shows their curves).
+    pub fn is_multilabel(&self) -> bool {
+        self.summary
+            .with_untracked(|s| s.as_ref().is_some_and(|s| s.multilabel))
     }
 
     pub fn request_items(&self) {
@@ -444,6 +466,7 @@ impl St {
                 }
                 // The curves, per-item draws and extrapolation shown were the previous data's.
                 self.curves.set(None);
+                self.ml.set(None);
                 self.bands.set(None);
                 self.plan.clear();
                 self.sources.clear();
@@ -479,6 +502,12 @@ impl St {
                 self.bands_ms.set(ms);
                 self.status.set(Status::Idle);
                 self.extrapolate_headline(false);
+            }
+            Answer::MlReport { report, ms } => {
+                self.ml.set(Some(Arc::new(*report)));
+                self.set_n(self.n.get_untracked());
+                self.compute_ms.set(ms);
+                self.status.set(Status::Idle);
             }
             Answer::Items {
                 n,

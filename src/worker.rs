@@ -6,8 +6,11 @@ use crate::limits;
 use crate::protocol::{Format, PlanJob, PlanOutcome, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{item_draws, Prepared};
 use annosat_core::extrapolate::extrapolate;
+use annosat_core::multilabel::MultilabelTable;
 use annosat_core::summary::Summary;
-use annosat_core::{bundle, parse_votes_from, ImportOptions, VoteTable};
+use annosat_core::{
+    bundle, parse_votes_from, ImportError, ImportErrorKind, ImportOptions, VoteTable,
+};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,6 +18,14 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
     static TABLE: RefCell<Option<VoteTable>> = const { RefCell::new(None) };
+    /// The current table when it is multilabel (then `TABLE` is empty, and the other way round).
+    static ML_TABLE: RefCell<Option<MultilabelTable>> = const { RefCell::new(None) };
+}
+
+/// A loaded table of either kind.
+enum Loaded {
+    Single(VoteTable),
+    Multi(MultilabelTable),
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -96,37 +107,76 @@ enum Payload {
     File(web_sys::Blob),
 }
 
-/// Reads a user's CSV within the app's limits ([`limits`]); notes say what was skipped.
-fn read_upload(id: u64, payload: Payload, notes: &mut Vec<String>) -> Result<VoteTable, String> {
+/// A `File` streamed from its start.
+fn blob_reader(blob: web_sys::Blob) -> Result<BlobReader, String> {
+    let reader =
+        web_sys::FileReaderSync::new().map_err(|e| format!("cannot read the file: {e:?}"))?;
+    Ok(BlobReader {
+        blob,
+        reader,
+        pos: 0.0,
+        chunk: Vec::new(),
+        used: 0,
+    })
+}
+
+/// Reads a user's CSV within the app's limits ([`limits`]); notes say what was skipped. A file the
+/// single-label reader finds multilabel (or with empty labels, which a multilabel long file has
+/// for ratings that ticked nothing) is read again as multilabel votes.
+fn read_upload(id: u64, payload: Payload, notes: &mut Vec<String>) -> Result<Loaded, String> {
     let opts = ImportOptions {
         skip_zero_vote_items: true,
         max_items: Some(limits::MAX_ITEMS),
     };
     let mut p = progress(id, "parse");
-    let parsed = match payload {
+    let parsed = match &payload {
         Payload::Bytes(b) => parse_votes_from(b.as_slice(), b.len(), &opts, &mut p),
         Payload::File(blob) => {
             let len = blob.size() as usize;
-            let reader = web_sys::FileReaderSync::new()
-                .map_err(|e| format!("cannot read the file: {e:?}"))?;
-            let input = BlobReader {
-                blob,
-                reader,
-                pos: 0.0,
-                chunk: Vec::new(),
-                used: 0,
-            };
-            parse_votes_from(input, len, &opts, &mut p)
+            parse_votes_from(blob_reader(blob.clone())?, len, &opts, &mut p)
         }
     };
-    let (t, report) = parsed.map_err(|e| e.to_string())?;
+    let (t, report) = match parsed {
+        Ok(ok) => ok,
+        Err(
+            e @ ImportError {
+                kind: ImportErrorKind::Multilabel { .. } | ImportErrorKind::EmptyLabel,
+                ..
+            },
+        ) => {
+            let detected = matches!(e.kind, ImportErrorKind::Multilabel { .. });
+            let ml = match payload {
+                Payload::Bytes(b) => annosat_core::import::multilabel::parse_multilabel_from(
+                    b.as_slice(),
+                    opts.max_items,
+                ),
+                Payload::File(blob) => annosat_core::import::multilabel::parse_multilabel_from(
+                    blob_reader(blob)?,
+                    opts.max_items,
+                ),
+            };
+            return match ml {
+                Ok((t, _)) if detected || t.has_several_labels_in_a_rating() => {
+                    notes.push(format!(
+                        "multilabel votes: {} labels, each annotator may tick several; the Target room shows their multilabel curves",
+                        t.n_labels()
+                    ));
+                    Ok(Loaded::Multi(t))
+                }
+                Ok(_) => Err(e.to_string()),
+                Err(m) if detected => Err(m.to_string()),
+                Err(_) => Err(e.to_string()),
+            };
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     if !report.skipped_zero_vote.is_empty() {
         notes.push(format!(
             "{} item(s) with zero votes were skipped",
             report.skipped_zero_vote.len()
         ));
     }
-    Ok(t)
+    Ok(Loaded::Single(t))
 }
 
 fn handle(req: Request, payload: Option<Payload>) -> Response {
@@ -134,18 +184,32 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
         Request::Load { id, format } => {
             let mut notes = Vec::new();
             let parsed = match (format, payload) {
-                (Format::Bundle, Some(Payload::Bytes(b))) => {
-                    bundle::decode(&b).map(|b| (Summary::of(&b.table), b.table))
+                (Format::Bundle, Some(Payload::Bytes(b)))
+                    if annosat_core::multilabel::bundle::is_multilabel(&b) =>
+                {
+                    annosat_core::multilabel::bundle::decode(&b).map(|b| Loaded::Multi(b.table))
                 }
-                (Format::Csv, Some(p)) => read_upload(id, p, &mut notes).and_then(|t| {
-                    let s = Summary::of(&t);
-                    limits::check_table(&s).map(|_| (s, t))
-                }),
+                (Format::Bundle, Some(Payload::Bytes(b))) => {
+                    bundle::decode(&b).map(|b| Loaded::Single(b.table))
+                }
+                (Format::Csv, Some(p)) => read_upload(id, p, &mut notes),
                 _ => Err("nothing to load came with the request".into()),
-            };
+            }
+            .and_then(|t| {
+                let s = match &t {
+                    Loaded::Single(t) => Summary::of(t),
+                    Loaded::Multi(t) => Summary::of_multilabel(t),
+                };
+                limits::check_table(&s).map(|_| (s, t))
+            });
             match parsed {
                 Ok((summary, t)) => {
-                    TABLE.with(|c| *c.borrow_mut() = Some(t));
+                    let (single, multi) = match t {
+                        Loaded::Single(t) => (Some(t), None),
+                        Loaded::Multi(t) => (None, Some(t)),
+                    };
+                    TABLE.with(|c| *c.borrow_mut() = single);
+                    ML_TABLE.with(|c| *c.borrow_mut() = multi);
                     Response::Loaded { id, summary, notes }
                 }
                 // The previous table stays: a bad upload leaves the app as it was.
@@ -188,6 +252,25 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                     report: Box::new(report),
                     notes,
                     ms: now_ms() - start,
+                },
+                Err(message) => Response::Error { id, message },
+            }
+        }),
+        Request::Multilabel { id, config, target } => ML_TABLE.with(|c| {
+            let Some(t) = c.borrow().as_ref().cloned() else {
+                return Response::Error {
+                    id,
+                    message: "no multilabel dataset loaded".into(),
+                };
+            };
+            let t0 = now_ms();
+            match annosat_core::multilabel::compute(&t, &config) {
+                Ok(curves) => Response::MlReport {
+                    id,
+                    report: Box::new(annosat_core::multilabel::MlReport::of(
+                        &t, &curves, &config, target,
+                    )),
+                    ms: now_ms() - t0,
                 },
                 Err(message) => Response::Error { id, message },
             }
@@ -262,6 +345,10 @@ fn compute_in_two_passes(
 /// Runs `f` on the worker's current table, or answers that no dataset is loaded.
 fn with_table(id: u64, f: impl FnOnce(&VoteTable) -> Response) -> Response {
     TABLE.with(|c| match c.borrow().as_ref() {
+        None if ML_TABLE.with(|m| m.borrow().is_some()) => Response::Error {
+            id,
+            message: "these are multilabel votes: the Target room shows their curves; this part of the app reads single-label votes (one label per annotator and item)".into(),
+        },
         None => Response::Error {
             id,
             message: "no dataset loaded".into(),

@@ -18,6 +18,10 @@ pub struct Summary {
     /// Distinct annotators when per-annotator rows are known (then held-out splits are by annotator).
     #[serde(default)]
     pub annotators: Option<usize>,
+    /// Multilabel votes: `classes` are the labels, the vote counts count ratings (one per
+    /// annotator and item) and the entropy is the label-set entropy Σ_l H(p_l).
+    #[serde(default)]
+    pub multilabel: bool,
 }
 
 impl Summary {
@@ -46,6 +50,38 @@ impl Summary {
             votes_max: totals.last().copied().unwrap_or(0),
             mean_entropy_bits: if n == 0 { 0.0 } else { h / n as f64 },
             annotators: (!t.annotations().is_empty()).then(|| t.annotator_ids().len()),
+            multilabel: false,
+        }
+    }
+
+    /// The same statistics of multilabel votes (ratings per item; label-set entropy in bits).
+    pub fn of_multilabel(t: &crate::multilabel::MultilabelTable) -> Summary {
+        let mut totals: Vec<u32> = (0..t.n_items()).map(|i| t.votes(i)).collect();
+        totals.sort_unstable();
+        let n = totals.len();
+        let median = match n {
+            0 => 0.0,
+            _ if n % 2 == 1 => totals[n / 2] as f64,
+            _ => (totals[n / 2 - 1] as f64 + totals[n / 2] as f64) / 2.0,
+        };
+        let h: f64 = (0..n)
+            .map(|i| {
+                t.shares(i)
+                    .iter()
+                    .map(|&p| -(xlnx(p) + xlnx(1.0 - p)) / std::f64::consts::LN_2)
+                    .sum::<f64>()
+            })
+            .sum();
+        Summary {
+            items: n,
+            classes: t.labels().to_vec(),
+            total_votes: totals.iter().map(|&x| x as u64).sum(),
+            votes_min: totals.first().copied().unwrap_or(0),
+            votes_median: median,
+            votes_max: totals.last().copied().unwrap_or(0),
+            mean_entropy_bits: if n == 0 { 0.0 } else { h / n as f64 },
+            annotators: Some(t.annotator_ids().len()),
+            multilabel: true,
         }
     }
 }

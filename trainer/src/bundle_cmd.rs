@@ -28,12 +28,16 @@ pub fn run(a: Args) -> Result<()> {
         .with_context(|| format!("cannot read {}", a.data.display()))?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("votes.csv").exists())
+        .filter(|p| p.join("votes.csv").exists() || p.join(MULTILABEL_VOTES).exists())
         .collect();
     dirs.sort();
     let mut index = Vec::new();
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        if !dir.join("votes.csv").exists() {
+            index.push(bundle_multilabel(&dir, &name, &a.out)?);
+            continue;
+        }
         let mut table = crate::util::load_votes(&dir.join("votes.csv"), true)?;
         // Per-annotator rows make the held-out split one of whole annotators (see core::sample).
         let ann = dir.join("annotations.csv");
@@ -111,6 +115,54 @@ pub fn run(a: Args) -> Result<()> {
         serde_json::to_string_pretty(&index)?.as_bytes(),
     )?;
     Ok(())
+}
+
+/// A multilabel dataset folder's votes (it has no votes.csv: a single-label tool would misread it).
+const MULTILABEL_VOTES: &str = "ratings_multilabel.csv";
+
+/// Bundles a multilabel dataset: its `<name>.bin` (a multilabel bundle, told apart by its header),
+/// its texts, and its index entry.
+fn bundle_multilabel(dir: &Path, name: &str, out: &Path) -> Result<IndexEntry> {
+    use annosat_core::multilabel::bundle::{encode, MlBundle};
+    let path = dir.join(MULTILABEL_VOTES);
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (table, _) = annosat_core::import::multilabel::parse_multilabel(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let summary = Summary::of_multilabel(&table);
+    let (title, source, license) = read_source(&dir.join("SOURCE.md"), name);
+    write_atomic(
+        &out.join(format!("{name}.bin")),
+        &encode(&MlBundle {
+            name: name.into(),
+            table,
+        }),
+    )?;
+    let items = dir.join("items.jsonl");
+    let texts = if items.exists() {
+        let file = format!("{name}.texts.json");
+        write_atomic(
+            &out.join(&file),
+            serde_json::to_string(&read_texts(&items)?)?.as_bytes(),
+        )?;
+        Some(file)
+    } else {
+        None
+    };
+    eprintln!(
+        "bundled {name}: {} items, {} labels (multilabel)",
+        summary.items,
+        summary.classes.len()
+    );
+    Ok(IndexEntry {
+        name: name.into(),
+        title,
+        source,
+        license,
+        summary,
+        file: format!("{name}.bin"),
+        texts,
+        sources: Vec::new(),
+    })
 }
 
 /// Writes through a temporary file and a rename, so readers never see half a file.

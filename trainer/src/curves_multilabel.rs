@@ -3,7 +3,7 @@
 
 use crate::curves_cmd::Format;
 use annosat_core::import::multilabel::MultilabelReport;
-use annosat_core::multilabel::{self, MlConfig, MlCurves, MlMetric, MlPoint, MultilabelTable};
+use annosat_core::multilabel::{self, MlConfig, MlCurves, MlMetric, MlReport, MultilabelTable};
 use anyhow::Result;
 use serde_json::json;
 
@@ -55,12 +55,8 @@ pub fn run(table: &MultilabelTable, report: &MultilabelReport, a: &MlArgs) -> Re
             b.units
         );
     }
-    let last = c.grid.last().copied().unwrap_or(0);
-    for m in MlMetric::ALL {
-        eprintln!(
-            "answer: {}",
-            c.saturation(m, a.target).sentence(m.name(), last)
-        );
+    for m in &MlReport::of(table, &c, &cfg, a.target).metrics {
+        eprintln!("answer: {}", m.sentence);
     }
     let out = match a.format {
         Format::Csv => to_csv(&c),
@@ -92,68 +88,37 @@ pub fn to_csv(c: &MlCurves) -> String {
     s
 }
 
-fn points_json(
-    points: &[MlPoint],
-    band: impl Fn(usize) -> (Option<f64>, Option<f64>),
-) -> serde_json::Value {
-    points
-        .iter()
-        .enumerate()
-        .map(|(g, p)| {
-            let (blo, bhi) = band(g);
-            json!({"n": p.n, "items": p.items, "mean": p.mean, "sd": p.sd, "lo": p.lo, "hi": p.hi,
-                   "items_lo": blo, "items_hi": bhi})
-        })
-        .collect()
-}
-
+/// The JSON output: the core's [`MlReport`] (what the app shows too), with each metric's points
+/// and saturation point keyed by its name.
 pub fn to_json(t: &MultilabelTable, c: &MlCurves, cfg: &MlConfig, x: f64) -> serde_json::Value {
-    let last = c.grid.last().copied().unwrap_or(0);
+    let r = MlReport::of(t, c, cfg, x);
     let mut metrics = serde_json::Map::new();
     let mut saturation = serde_json::Map::new();
-    for m in MlMetric::ALL {
-        let band = |g| c.bands.as_ref().map_or((None, None), |b| b.band(m, g));
-        metrics.insert(m.name().into(), points_json(&c.points(m), band));
-        let s = c.saturation(m, x);
-        let mut v = serde_json::to_value(s).expect("a saturation point serialises");
-        v["sentence"] = json!(s.sentence(m.name(), last));
-        saturation.insert(m.name().into(), v);
+    for m in &r.metrics {
+        metrics.insert(m.metric.name().into(), json!(m.points));
+        let mut v = json!(m.saturation);
+        v["sentence"] = json!(m.sentence);
+        saturation.insert(m.metric.name().into(), v);
     }
-    let positives: Vec<usize> = (0..t.n_labels())
-        .map(|l| {
-            (0..t.n_items())
-                .filter(|&i| 2 * t.counts(i)[l] >= t.votes(i))
-                .count()
-        })
-        .collect();
-    let per_label: Vec<serde_json::Value> = t
-        .labels()
+    let per_label: Vec<serde_json::Value> = r
+        .per_label
         .iter()
-        .enumerate()
-        .map(|(l, name)| {
-            let share = (0..t.n_items()).map(|i| t.shares(i)[l]).sum::<f64>() / t.n_items() as f64;
-            let s = c.label_saturation(l, x);
-            let mut sat = serde_json::to_value(s).expect("a saturation point serialises");
-            sat["sentence"] = json!(s.sentence(&format!("{name} (JS distance)"), last));
-            json!({
-                "label": name,
-                "mean_share": share,
-                "majority_items": positives[l],
-                "jsd": points_json(&c.label_jsd(l), |_| (None, None)),
-                "f1": points_json(&c.label_f1(l), |_| (None, None)),
-                "saturation": sat,
-            })
+        .map(|l| {
+            let mut sat = json!(l.saturation);
+            sat["sentence"] = json!(l.sentence);
+            json!({"label": l.label, "mean_share": l.mean_share, "majority_items": l.majority_items,
+                   "jsd": l.jsd, "f1": l.f1, "saturation": sat})
         })
         .collect();
     json!({
         "kind": "multilabel",
-        "labels": t.labels(),
-        "grid": c.grid,
-        "repeats": c.repeats,
-        "seed": cfg.seed,
-        "target": x,
-        "items": c.items,
-        "bootstrap": c.bands.as_ref().map(|b| json!({"resamples": b.resamples, "blocks": b.blocks, "units": b.units})),
+        "labels": r.labels,
+        "grid": r.grid,
+        "repeats": r.repeats,
+        "seed": r.seed,
+        "target": r.target,
+        "items": r.items,
+        "bootstrap": r.bootstrap,
         "metrics": metrics,
         "saturation": saturation,
         "per_label": per_label,

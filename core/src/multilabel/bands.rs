@@ -28,8 +28,8 @@ const MIN_UNITS: usize = 200;
 /// Float stats per cell before the per-label JS distances: kl, jsd, brier, soft_bce, exact, x, x²,
 /// x·y_c, y_c, y_c².
 const FLOATS: usize = 10;
-const PURPOSE_RESAMPLE: u64 = 0xB_31;
-const PURPOSE_BLOCKS: u64 = 0xB_32;
+const PURPOSE_RESAMPLE: u64 = 0xB31;
+const PURPOSE_BLOCKS: u64 = 0xB32;
 
 /// Per (unit, N) sums over items and repeats.
 pub(super) struct Cells {

@@ -246,21 +246,19 @@ pub fn compute(table: &MultilabelTable, cfg: &MlConfig) -> Result<MlCurves, Stri
     // Items per N, and the mean and spread of y over them (y is centred per N).
     let mut items = vec![0u32; ng];
     let mut ybar = vec![0.0; ng];
-    for i in 0..table.n_items() {
-        for g in 0..ng {
-            if grid[g] <= table.votes(i) {
-                items[g] += 1;
-                ybar[g] += y[i];
-            }
+    for (i, &yi) in y.iter().enumerate() {
+        for g in (0..ng).filter(|&g| grid[g] <= table.votes(i)) {
+            items[g] += 1;
+            ybar[g] += yi;
         }
     }
     for g in 0..ng {
         ybar[g] /= items[g].max(1) as f64;
     }
     let mut syy = vec![0.0; ng];
-    for i in 0..table.n_items() {
+    for (i, &yi) in y.iter().enumerate() {
         for g in (0..ng).filter(|&g| grid[g] <= table.votes(i)) {
-            syy[g] += (y[i] - ybar[g]).powi(2);
+            syy[g] += (yi - ybar[g]).powi(2);
         }
     }
     let mut sums = vec![0.0f64; ng * nr * SUMS];

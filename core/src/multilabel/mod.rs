@@ -9,19 +9,24 @@
 //!   label-set entropy correlation, macro-/micro-F1 at ½, exact-set agreement.
 //! - [`curves`]: seeded nested subsamples of N annotators and the metric curves ([`MlCurves`]).
 //! - [`bands`]: the item bootstrap of those curves.
+//! - [`report`]: everything the CLI's JSON and the app show, from one function ([`MlReport::of`]).
+//! - [`bundle`]: the app's compact multilabel dataset file.
 //! - [`saturation`]: "x of the improvement by N" with repeat and item intervals and the
 //!   few-votes rule.
 //!
 //! Import lives with the other formats, in [`crate::import::multilabel`].
 
 pub mod bands;
+pub mod bundle;
 pub mod curves;
 pub mod metric;
+pub mod report;
 pub mod saturation;
 pub mod table;
 
 pub use curves::{compute, MlConfig, MlCurves, MlPoint};
 pub use metric::MlMetric;
+pub use report::MlReport;
 pub use saturation::MlSaturation;
 pub use table::{MultilabelTable, MAX_LABELS};
 

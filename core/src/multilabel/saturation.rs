@@ -59,7 +59,7 @@ impl MlSaturation {
                 "{name}: {n} annotators per item capture {pct}% of the improvement ({iv})."
             ),
             (Some(n), true) => format!(
-                "{name}: bounded by your {} votes per item — its {pct}% point, N = {n} ({iv}), is forced by how many votes each item has (every curve ends at its best where the votes run out); more votes per item would show where it saturates.",
+                "{name}: bounded by your {} votes per item — its {pct}% point (N = {n}; {iv}) is forced by the vote count, not shown by the data.",
                 self.votes
             ),
         }

@@ -5,11 +5,16 @@
 //! `u64` bitset over at most [`MAX_LABELS`] labels (bit l set: the annotator ticked label l), so an
 //! empty rating ("ticked nothing") is a rating too, and subsampling N annotators draws N ratings.
 
+use serde::{Deserialize, Serialize};
+
 /// Most labels a multilabel table holds (one bit each in a `u64`).
 pub const MAX_LABELS: usize = 64;
 
-/// Items × annotators × labels as bits; items keep their order of first appearance.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Items × annotators × labels as bits; items keep their order of first appearance. Serialised
+/// (the app's bundle) through [`RawMultilabelTable`], so a file that breaks the invariants is
+/// refused when read instead of panicking later.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawMultilabelTable", into = "RawMultilabelTable")]
 pub struct MultilabelTable {
     labels: Vec<String>,
     item_ids: Vec<String>,
@@ -113,6 +118,69 @@ impl MultilabelTable {
     pub fn shares(&self, item: usize) -> Vec<f64> {
         let m = self.votes(item) as f64;
         self.counts(item).iter().map(|&c| c as f64 / m).collect()
+    }
+}
+
+/// The table's fields as they are stored, checked on the way in.
+#[derive(Serialize, Deserialize)]
+pub struct RawMultilabelTable {
+    labels: Vec<String>,
+    item_ids: Vec<String>,
+    offsets: Vec<u32>,
+    ratings: Vec<u64>,
+    annotators: Vec<u32>,
+    annotator_ids: Vec<String>,
+}
+
+impl From<MultilabelTable> for RawMultilabelTable {
+    fn from(t: MultilabelTable) -> Self {
+        RawMultilabelTable {
+            labels: t.labels,
+            item_ids: t.item_ids,
+            offsets: t.offsets,
+            ratings: t.ratings,
+            annotators: t.annotators,
+            annotator_ids: t.annotator_ids,
+        }
+    }
+}
+
+impl TryFrom<RawMultilabelTable> for MultilabelTable {
+    type Error = String;
+    fn try_from(r: RawMultilabelTable) -> Result<Self, String> {
+        let bad = |what: &str| Err(format!("not a valid multilabel table: {what}"));
+        if r.labels.is_empty() || r.labels.len() > MAX_LABELS {
+            return bad("1 to 64 labels");
+        }
+        if r.offsets.len() != r.item_ids.len() + 1 || r.offsets.first() != Some(&0) {
+            return bad("one offset per item and one more");
+        }
+        if r.offsets.windows(2).any(|w| w[1] <= w[0]) {
+            return bad("every item has ratings, in order");
+        }
+        if *r.offsets.last().unwrap() as usize != r.ratings.len()
+            || r.annotators.len() != r.ratings.len()
+        {
+            return bad("one annotator per rating");
+        }
+        let mask = label_mask(r.labels.len());
+        if r.ratings.iter().any(|&b| b & !mask != 0) {
+            return bad("a label bit past the labels");
+        }
+        if r.annotators
+            .iter()
+            .any(|&a| a as usize >= r.annotator_ids.len())
+        {
+            return bad("an annotator index past the annotators");
+        }
+        Ok(MultilabelTable {
+            labels: r.labels,
+            item_ids: r.item_ids,
+            offsets: r.offsets,
+            ratings: r.ratings,
+            annotators: r.annotators,
+            annotator_ids: r.annotator_ids,
+        })
     }
 }
 

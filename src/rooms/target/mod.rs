@@ -5,6 +5,7 @@
 mod answer;
 pub mod chart;
 mod items;
+mod multilabel;
 
 use crate::curve_chart::title;
 use crate::state::{now_ms, St, Status, REPEATS, SYNTHETIC};
@@ -13,21 +14,31 @@ use answer::AnswerCard;
 use chart::CurveChart;
 use items::ItemsView;
 use leptos::prelude::*;
+use multilabel::MultilabelView;
 
 #[component]
 pub fn TargetRoom() -> impl IntoView {
+    let st = expect_context::<St>();
+    let multilabel = move || {
+        st.summary
+            .with(|s| s.as_ref().is_some_and(|s| s.multilabel))
+    };
     view! {
         <StatusLine />
-        <AnswerCard />
-        <Readouts />
-        <BandToggle />
-        <section class="charts">
-            <CurveChart metric=Metric::Kl />
-            <CurveChart metric=Metric::EntropyCorr />
-            <CurveChart metric=Metric::Jsd />
-            <CurveChart metric=Metric::MajorityAgreement />
-        </section>
-        <ItemsView />
+        <Show when=multilabel fallback=|| view! {
+            <AnswerCard />
+            <Readouts />
+            <BandToggle />
+            <section class="charts">
+                <CurveChart metric=Metric::Kl />
+                <CurveChart metric=Metric::EntropyCorr />
+                <CurveChart metric=Metric::Jsd />
+                <CurveChart metric=Metric::MajorityAgreement />
+            </section>
+            <ItemsView />
+        }>
+            <MultilabelView />
+        </Show>
     }
 }
 
@@ -54,13 +65,19 @@ fn StatusLine() -> impl IntoView {
             let items = st
                 .curves
                 .with(|c| c.as_ref().map(|c| c.items.first().copied().unwrap_or(0)))
+                .or_else(|| st.ml.with(|r| r.as_ref().map(|r| r.items.first().copied().unwrap_or(0))))
                 .unwrap_or(0);
-            let workers = crate::bridge::size();
+            // Multilabel curves run in one worker.
+            let workers = if st.ml.with(|r| r.is_some()) { 1 } else { crate::bridge::size() };
             let intervals = match st.bands_ms.get() {
                 ms if ms > 0.0 && st.bands.with(|b| b.is_some()) => {
                     format!(", the item intervals after {ms:.0} ms")
                 }
-                _ => String::new(),
+                _ => st
+                    .ml
+                    .with(|r| r.as_ref().and_then(|r| r.bootstrap))
+                    .map(|b| format!(", with the intervals of {} item resamples", b.resamples))
+                    .unwrap_or_default(),
             };
             let text = format!(
                 "{}{items} items, {REPEATS} repeats per N, seed {}; computed in {:.0} ms in {workers} worker{}{intervals}.",

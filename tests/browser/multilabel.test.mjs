@@ -1,0 +1,74 @@
+// Multilabel votes in real headless Chromium: the bundled CrowdTruth medical relation set and an
+// upload of its long layout show the Target room's multilabel view — per-metric sentences,
+// saturation points, readouts and per-label rows equal to what `annosat curves` prints for the
+// same seed — and a single-label dataset opened after it shows the single-label view again.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { serve, browser, openApp, idle, shots } from './harness.mjs';
+
+const METRICS = ['kl', 'jsd', 'brier', 'soft_bce', 'entropy_corr', 'macro_f1', 'micro_f1', 'exact_set'];
+const dir = path.join(process.env.ANNOSAT_DATA || '', 'crowdtruth_medrelex');
+const have = fs.existsSync(path.join(dir, 'ratings_multilabel.csv'));
+
+let server, ctx;
+before(async () => { server = await serve(); ctx = await browser(); });
+after(async () => { await ctx?.close(); await server?.close(); });
+
+function cli(file) {
+  const bin = process.env.ANNOSAT_CLI;
+  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
+  return JSON.parse(execFileSync(bin, ['curves', '--votes', path.join(dir, file), '--format', 'json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+}
+
+async function sameAsCli(page, want, n) {
+  await page.locator('#ml-answer').waitFor();
+  const rows = await page.locator('#ml-answer li').evaluateAll((lis) => lis.map((li) => ({
+    metric: li.dataset.metric, n: li.dataset.n, bounded: li.dataset.bounded, text: li.textContent.trim(),
+  })));
+  assert.deepEqual(rows.map((r) => r.metric), METRICS);
+  for (const r of rows) {
+    const s = want.saturation[r.metric];
+    assert.equal(r.n, s.n === null ? '' : String(s.n), r.metric);
+    assert.equal(r.bounded, String(s.bounded_by_votes), r.metric);
+    assert.equal(r.text, s.sentence, r.metric);
+  }
+  for (const m of METRICS) {
+    const raw = await page.locator(`.ml-readouts .readout[data-metric="${m}"]`).getAttribute('data-value');
+    const p = want.metrics[m].find((q) => q.n === n);
+    if (p.mean === null) assert.equal(raw, '', m);
+    else assert.equal(Number(raw), p.mean, `${m} at N=${n}: app ${raw}, CLI ${p.mean}`);
+  }
+  assert.equal(await page.locator('#ml-labels tbody tr').count(), want.labels.length);
+  assert.equal(await page.locator('.ml-charts canvas').count(), 8);
+  assert.deepEqual(page.errors, []);
+}
+
+test('the bundled multilabel set: the CLI\'s sentences, points and values, screenshot', { skip: !have && 'no crowdtruth_medrelex in ANNOSAT_DATA' }, async () => {
+  const page = await openApp(ctx, server.url, '?dataset=crowdtruth_medrelex&n=5');
+  await sameAsCli(page, cli('ratings_multilabel.csv'), 5);
+  // The data card names the licence situation as the source states it.
+  assert.match(await page.locator('body').textContent(), /None stated/);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, 'multilabel.png'), fullPage: true });
+  // Back to single-label data: the single-label view, no multilabel panel left over.
+  await page.selectOption('#dataset', 'chaosnli_snli');
+  await idle(page);
+  await page.locator('#saturation').waitFor();
+  assert.equal(await page.locator('#ml-answer').count(), 0);
+  await page.close();
+});
+
+test('an upload of the long layout (one row per ticked label) is read as multilabel', { skip: !have && 'no crowdtruth_medrelex in ANNOSAT_DATA' }, async () => {
+  const page = await openApp(ctx, server.url, '?n=3');
+  await page.setInputFiles('#upload', path.join(dir, 'labels_long.csv'));
+  await page.locator('#ml-answer').waitFor({ timeout: 60_000 });
+  await idle(page);
+  await sameAsCli(page, cli('labels_long.csv'), 3);
+  assert.match(await page.locator('body').textContent(), /multilabel votes: 14 labels/);
+  await page.close();
+});
