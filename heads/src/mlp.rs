@@ -39,6 +39,18 @@ pub struct Inputs {
     pub k: usize,
     /// Where the second layers' candle tensors live (the first layer is plain memory).
     pub dev: Device,
+    /// How the `k` logits become probabilities, hence the loss.
+    pub loss: Loss,
+}
+
+/// The output layer's link: one distribution over `k` classes, or `k` independent labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loss {
+    /// Softmax over the classes; cross-entropy `−Σ_k t log softmax(z)`.
+    Softmax,
+    /// A sigmoid per label (multilabel); Bernoulli cross-entropy summed over the labels,
+    /// `Σ_l −[t log σ(z) + (1 − t) log(1 − σ(z))]` — SoftBCE when `t` are vote shares.
+    Sigmoid,
 }
 
 impl Inputs {
@@ -63,7 +75,14 @@ impl Inputs {
             width,
             k,
             dev: dev.clone(),
+            loss: Loss::Softmax,
         })
+    }
+
+    /// The same inputs with independent sigmoid outputs (multilabel heads).
+    pub fn sigmoid(mut self) -> Self {
+        self.loss = Loss::Sigmoid;
+        self
     }
 
     fn rows(&self, x: &[f32]) -> usize {
@@ -158,6 +177,22 @@ fn per_head_ce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
     Ok((targets.mul(&logp)?.sum((1, 2))?.neg()? / rows)?)
 }
 
+/// Per-head mean over rows of the Bernoulli cross-entropy summed over labels: `(m,)`. Written
+/// stably from the logits: `max(z, 0) − t z + ln(1 + e^{−|z|})`.
+fn per_head_bce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
+    let rows = logits.dim(1)? as f64;
+    let soft_plus = (logits.abs()?.neg()?.exp()? + 1.0)?.log()?;
+    let per = ((logits.relu()? - targets.mul(logits)?)? + soft_plus)?;
+    Ok((per.sum((1, 2))? / rows)?)
+}
+
+fn per_head_loss(logits: &Tensor, targets: &Tensor, loss: Loss) -> Result<Tensor> {
+    match loss {
+        Loss::Softmax => per_head_ce(logits, targets),
+        Loss::Sigmoid => per_head_bce(logits, targets),
+    }
+}
+
 /// A seeded permutation of `0..n` for one epoch (the same for every head of the group).
 pub fn epoch_order(n: usize, split_seed: u64, model_seed: u64, epoch: usize) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..n as u32).collect();
@@ -250,7 +285,7 @@ pub fn train(
             // The loss is candle's, from the logits as a leaf: its gradient there starts the
             // layers' own backward passes.
             let z = Var::from_slice(&logits, (m, rows, k), &dev)?;
-            let per_head = per_head_ce(z.as_tensor(), &tb)?;
+            let per_head = per_head_loss(z.as_tensor(), &tb, inputs.loss)?;
             let store = per_head.sum_all()?.backward()?;
             let dlogits = store
                 .get(z.as_tensor())
@@ -271,7 +306,7 @@ pub fn train(
         }
         p.forward(&inputs.x_val, n_val, &mut act, &mut logits);
         let val_logits = Tensor::from_slice(&logits, (m, n_val, k), &dev)?;
-        let val_loss = per_head_ce(&val_logits, &val_t)?.to_vec1::<f32>()?;
+        let val_loss = per_head_loss(&val_logits, &val_t, inputs.loss)?.to_vec1::<f32>()?;
         let val_flat = std::mem::take(&mut logits);
         p.forward(&inputs.x_test, n_test, &mut act, &mut logits);
         let test_flat = &logits;
@@ -364,6 +399,22 @@ mod tests {
         let b = run();
         assert_eq!(a[0].test_logits, b[0].test_logits);
         assert_eq!(a[1].val_loss, b[1].val_loss);
+    }
+
+    #[test]
+    fn the_sigmoid_loss_equals_candles_binary_cross_entropy() {
+        let dev = Device::Cpu;
+        let z: Vec<f32> = (0..24).map(|i| (i as f32 - 11.0) / 3.0).collect();
+        let t: Vec<f32> = (0..24).map(|i| (i % 5) as f32 / 4.0).collect();
+        let zt = Tensor::from_slice(&z, (1, 6, 4), &dev).unwrap();
+        let tt = Tensor::from_slice(&t, (1, 6, 4), &dev).unwrap();
+        let ours = per_head_bce(&zt, &tt).unwrap().to_vec1::<f32>().unwrap()[0];
+        // candle-nn's mean over all 24 elements; ours sums the 4 labels and averages the 6 rows.
+        let theirs = candle_nn::loss::binary_cross_entropy_with_logit(&zt, &tt)
+            .unwrap()
+            .to_scalar::<f32>()
+            .unwrap();
+        assert!((ours / 4.0 - theirs).abs() < 1e-5, "{ours} / 4 vs {theirs}");
     }
 
     #[test]

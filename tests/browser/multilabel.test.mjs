@@ -1,7 +1,8 @@
 // Multilabel votes in real headless Chromium: the bundled CrowdTruth medical relation set and an
 // upload of its long layout show the Target room's multilabel view — per-metric sentences,
 // saturation points, readouts and per-label rows equal to what `annosat curves` prints for the
-// same seed — and a single-label dataset opened after it shows the single-label view again.
+// same seed — a single-label dataset opened after it shows the single-label view again, and the
+// Models room draws the committed multilabel model export with its verdicts and soft − hard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -70,5 +71,39 @@ test('an upload of the long layout (one row per ticked label) is read as multila
   await idle(page);
   await sameAsCli(page, cli('labels_long.csv'), 3);
   assert.match(await page.locator('body').textContent(), /multilabel votes: 14 labels/);
+  await page.close();
+});
+
+test('the Models room draws the committed multilabel export: its verdicts and soft − hard, screenshot', { skip: !have && 'no crowdtruth_medrelex in ANNOSAT_DATA' }, async () => {
+  const exp = JSON.parse(fs.readFileSync(new URL('../../public/models/crowdtruth_medrelex/multilabel.json', import.meta.url), 'utf8'));
+  const page = await openApp(ctx, server.url, '?dataset=crowdtruth_medrelex&room=models&n=5');
+  await page.locator('#ml-models').waitFor({ timeout: 60_000 });
+  await idle(page);
+  const ev = exp.evaluation;
+  const words = { no_detectable_change: 'no detectable change with N', worsens: 'worsens with N', undefined: 'undefined' };
+  const items = await page.locator('#ml-models-sentences li').evaluateAll((lis) => lis.map((li) => [li.dataset.metric, li.textContent]));
+  assert.deepEqual(items.map((i) => i[0]), ['soft_bce', 'macro_f1', 'micro_f1', 'entropy_corr']);
+  for (const [metric, text] of items) {
+    for (const c of ev.curves.filter((c) => c.metric === metric)) {
+      const v = c.verdict;
+      const want = v.verdict !== 'saturates' ? words[v.verdict]
+        : v.bounded_by ? `improves with N; its 90% point is bounded by your ${v.bounded_by} votes`
+          : `saturates by N=${v.n90} [${v.n90_lo}, ${v.n90_hi}]`;
+      assert.ok(text.includes(`${c.arm} ${want}`), `${metric} ${c.arm}: "${want}" in "${text}"`);
+      if (v.last !== null) assert.ok(text.includes(`${v.last.toFixed(3)} [${v.last_lo.toFixed(3)}, ${v.last_hi.toFixed(3)}]`), `${metric} ${c.arm} at N_max`);
+    }
+  }
+  assert.equal(await page.locator('.ml-model-charts canvas').count(), 4);
+  // Soft − hard: one row per N, each cell the export's paired difference and outcome.
+  const sgn = (x) => (x >= 0 ? '+' : '') + x.toFixed(3);
+  assert.equal(await page.locator('#ml-versus tbody tr').count(), ev.ns.length);
+  for (const v of ev.versus.filter((v) => v.arm === 'soft' && v.against === 'hard')) {
+    const cell = page.locator(`#ml-versus tr[data-n="${v.n}"] td[data-metric="${v.metric}"]`);
+    assert.equal(await cell.textContent(), `${sgn(v.diff)} [${sgn(v.lo)}, ${sgn(v.hi)}]`);
+    assert.equal(await cell.getAttribute('data-outcome'), v.outcome);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(shots, 'multilabel-models.png'), fullPage: true });
   await page.close();
 });

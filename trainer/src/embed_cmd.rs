@@ -55,8 +55,7 @@ pub fn run(a: Args) -> Result<()> {
 
 /// Embeds (or finds cached) and returns the cache file.
 pub fn embed(a: &Args) -> Result<PathBuf> {
-    let table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
-    let mut ids = table.item_ids().to_vec();
+    let mut ids = crate::util::item_ids(&a.data)?;
     if let Some(l) = a.limit {
         ids.truncate(l);
     }

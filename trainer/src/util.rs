@@ -83,6 +83,36 @@ pub fn load_votes(path: &std::path::Path, skip_empty: bool) -> Result<annosat_co
     Ok(table)
 }
 
+/// A dataset folder's multilabel vote file, when it has no single-label `votes.csv`: the wide
+/// `ratings_multilabel.csv` (one 0/1 row per item × annotator) or the long `labels_long.csv`.
+pub fn multilabel_file(data: &Path) -> Option<std::path::PathBuf> {
+    if data.join("votes.csv").exists() {
+        return None;
+    }
+    ["ratings_multilabel.csv", "labels_long.csv"]
+        .into_iter()
+        .map(|f| data.join(f))
+        .find(|p| p.exists())
+}
+
+/// Reads a multilabel vote file (either layout), with the path in any error message.
+pub fn load_multilabel(path: &Path) -> Result<annosat_core::multilabel::MultilabelTable> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (table, _) = annosat_core::import::multilabel::parse_multilabel(&bytes)
+        .with_context(|| format!("{} is not a valid multilabel vote file", path.display()))?;
+    Ok(table)
+}
+
+/// The item ids of a dataset folder, in its vote file's order (single-label or multilabel).
+pub fn item_ids(data: &Path) -> Result<Vec<String>> {
+    match multilabel_file(data) {
+        Some(f) => Ok(load_multilabel(&f)?.item_ids().to_vec()),
+        None => Ok(load_votes(&data.join("votes.csv"), false)?
+            .item_ids()
+            .to_vec()),
+    }
+}
+
 /// `truth.csv` (`item_id,<class…>` probabilities, as `annosat synth` writes it) in the items' order.
 pub fn read_truth(path: &Path, ids: &[String], k: usize) -> Result<Vec<f64>> {
     let text = std::fs::read_to_string(path)

@@ -1,5 +1,6 @@
 //! Multilabel votes through `annosat curves`: detection of each layout, the two layouts of one
-//! dataset giving the same curves, and the curves against an independent numpy implementation.
+//! dataset giving the same curves, the curves against an independent numpy implementation, and the
+//! committed multilabel model export retrained byte for byte from its features.
 
 mod common;
 use common::*;
@@ -204,7 +205,7 @@ fn medrelex_wide_and_long_layouts_give_the_same_curves() {
     let d = data_dir().join("crowdtruth_medrelex");
     if !d.join("labels_long.csv").exists() {
         eprintln!(
-            "skipped: {} has no crowdtruth_medrelex (the downloads do not include it yet)",
+            "skipped: {} has no crowdtruth_medrelex (scripts/fetch-data.sh builds it)",
             data_dir().display()
         );
         return;
@@ -257,4 +258,68 @@ fn medrelex_wide_and_long_layouts_give_the_same_curves() {
             "{metric}"
         );
     }
+}
+
+#[test]
+fn the_committed_multilabel_export_regenerates_byte_for_byte() {
+    // The whole export (every fold and model seed, then the item resamples) retrained from its
+    // committed f16 features with its recorded configuration: training from fixed features is
+    // CPU-independent (see committed_exports_regenerate_bit_identically in sweep.rs).
+    let d = data_dir().join("crowdtruth_medrelex");
+    if !d.join("ratings_multilabel.csv").exists() {
+        eprintln!(
+            "skipped: {} has no crowdtruth_medrelex",
+            data_dir().display()
+        );
+        return;
+    }
+    let committed = repo_root().join("public/models/crowdtruth_medrelex");
+    let want =
+        std::fs::read_to_string(committed.join("multilabel.json")).expect("committed export");
+    let e: Value = serde_json::from_str(&want).unwrap();
+    let (h, ns) = (&e["head"], &e["evaluation"]["ns"]);
+    let ns: Vec<String> = ns
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let out = std::env::temp_dir().join(format!("annosat-ml-regen-{}", std::process::id()));
+    let s = |v: &Value| v.to_string();
+    let features = committed.join("features.safetensors");
+    annosat(&[
+        "sweep",
+        "--data",
+        d.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--head-features",
+        features.to_str().unwrap(),
+        "--pca",
+        "256",
+        "--n",
+        &ns.join(","),
+        "--folds",
+        &s(&e["folds"]),
+        "--model-seeds",
+        &s(&e["model_seeds"]),
+        "--hidden",
+        &s(&h["hidden"]),
+        "--lr",
+        &s(&h["lr"]),
+        "--weight-decay",
+        &s(&h["weight_decay"]),
+        "--batch",
+        &s(&h["batch"]),
+        "--epochs",
+        &s(&h["epochs"]),
+        "--patience",
+        &s(&h["patience"]),
+    ]);
+    let got = std::fs::read_to_string(out.join("crowdtruth_medrelex/multilabel.json")).unwrap();
+    std::fs::remove_dir_all(&out).ok();
+    assert!(
+        got == want,
+        "the retrained multilabel export differs from the committed one"
+    );
 }

@@ -11,6 +11,9 @@
 //! - [`bands`]: the item bootstrap of those curves.
 //! - [`report`]: everything the CLI's JSON and the app show, from one function ([`MlReport::of`]).
 //! - [`bundle`]: the app's compact multilabel dataset file.
+//! - [`export`]: the multilabel model export ([`export::MlExport`], `multilabel.json`).
+//! - [`models`]: sigmoid heads' predictions scored, with curves per arm, verdicts and paired
+//!   comparisons over item resamples.
 //! - [`saturation`]: "x of the improvement by N" with repeat and item intervals and the
 //!   few-votes rule.
 //!
@@ -19,7 +22,9 @@
 pub mod bands;
 pub mod bundle;
 pub mod curves;
+pub mod export;
 pub mod metric;
+pub mod models;
 pub mod report;
 pub mod saturation;
 pub mod table;

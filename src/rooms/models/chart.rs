@@ -25,6 +25,7 @@ pub fn colour(arm: &str) -> RGBColor {
         "dirichlet" => RGBColor(22, 163, 74),
         "sls" => RGBColor(147, 51, 234),
         "multipass" => RGBColor(219, 39, 119),
+        "smoothed" => RGBColor(234, 88, 12),
         "temp_hard" => RGBColor(107, 114, 128),
         "deterministic" => RGBColor(13, 148, 136),
         "shuffled_sls" => RGBColor(202, 138, 4),

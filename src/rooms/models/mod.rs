@@ -4,6 +4,8 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
+mod ml_panel;
+mod multilabel;
 mod own;
 mod phase_line;
 mod synth;
@@ -163,6 +165,21 @@ pub fn ModelsRoom() -> impl IntoView {
     };
     let body = move || {
         let ds = shown.get().unwrap_or_default();
+        // Multilabel votes have exports of their own (multilabel.json); the tab does not train them.
+        let ml = st
+            .summary
+            .with(|s| s.as_ref().is_some_and(|s| s.multilabel));
+        if ml && ms.chosen.get().is_none() {
+            if st.dataset.get() == crate::state::UPLOADED {
+                return view! {
+                    <div class="card" id="no-models">
+                        <p>"These are multilabel votes. Models on them are trained by the CLI, not yet in this tab: put the vote file beside an items.jsonl with the texts and run"</p>
+                        <pre>"scripts/fetch-model.sh\ncargo run --profile native -p annosat-trainer -- sweep --data <folder> --out <exports>"</pre>
+                    </div>
+                }.into_any();
+            }
+            return view! { <multilabel::MlModels dataset=ds /> }.into_any();
+        }
         if st.dataset.get() == crate::state::UPLOADED && ms.chosen.get().is_none() {
             return view! { <own::OwnCard /> }.into_any();
         }

@@ -7,6 +7,7 @@
 //! [`export`] writes the files the app reads.
 
 pub(crate) mod export;
+pub mod multilabel;
 pub(crate) mod pca;
 pub mod shard;
 
@@ -126,15 +127,19 @@ fn arms_and_head(a: &Args) -> Result<(Vec<Arm>, HeadConfig)> {
     if arms.contains(&Arm::TempHard) && !arms.contains(&Arm::Hard) {
         bail!("temp_hard is the hard arm with a fitted temperature: add hard to --arms");
     }
-    let head = HeadConfig {
+    Ok((arms, head_config(a)))
+}
+
+/// The head settings the flags ask for.
+fn head_config(a: &Args) -> HeadConfig {
+    HeadConfig {
         hidden: a.hidden,
         lr: a.lr,
         weight_decay: a.weight_decay,
         batch: a.batch,
         epochs: a.epochs,
         patience: a.patience,
-    };
-    Ok((arms, head))
+    }
 }
 
 /// One dataset's sweep, planned: its data, configuration, work folder (under the configuration's
@@ -278,6 +283,19 @@ pub(crate) fn export_planned(a: &Args, p: &Planned) -> Result<()> {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    // Multilabel folders (no votes.csv, a multilabel vote file) have arms and exports of their own.
+    let ml: Vec<_> = a
+        .data
+        .iter()
+        .map(|d| crate::util::multilabel_file(d))
+        .collect();
+    if ml.iter().any(Option::is_some) {
+        if a.data.len() > 1 {
+            bail!("a multilabel dataset is swept on its own: give one --data folder");
+        }
+        let file = ml[0].as_ref().expect("checked above");
+        return multilabel::run(&a, &a.data[0], file, &head_config(&a));
+    }
     let (arms, head) = arms_and_head(&a)?;
     let work = a.work.clone().unwrap_or_else(|| cache_root().join("sweep"));
     // Groups are counted over the datasets in order: shard I owns every S-th of them.
