@@ -83,3 +83,20 @@ impl MlExport {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_export_reads_and_writes_back_byte_for_byte() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../public/models/crowdtruth_medrelex")
+            .join(FILE);
+        let text = std::fs::read_to_string(path).expect("the committed multilabel export");
+        let e = MlExport::from_json(&text).unwrap();
+        assert_eq!(e.to_json(), text);
+        assert_eq!(e.sentences().len(), MlModelMetric::ALL.len());
+        assert!(MlExport::from_json("{}").unwrap_err().starts_with("not a multilabel export"));
+    }
+}
