@@ -85,6 +85,7 @@ pub fn load_votes(path: &std::path::Path, skip_empty: bool) -> Result<annosat_co
 
 /// A dataset folder's multilabel vote file, when it has no single-label `votes.csv`: the wide
 /// `ratings_multilabel.csv` (one 0/1 row per item × annotator) or the long `labels_long.csv`.
+#[cfg(feature = "models")] // used by embed and sweep only
 pub fn multilabel_file(data: &Path) -> Option<std::path::PathBuf> {
     if data.join("votes.csv").exists() {
         return None;
@@ -96,6 +97,7 @@ pub fn multilabel_file(data: &Path) -> Option<std::path::PathBuf> {
 }
 
 /// Reads a multilabel vote file (either layout), with the path in any error message.
+#[cfg(feature = "models")] // used by embed and sweep only
 pub fn load_multilabel(path: &Path) -> Result<annosat_core::multilabel::MultilabelTable> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (table, _) = annosat_core::import::multilabel::parse_multilabel(&bytes)
@@ -104,6 +106,7 @@ pub fn load_multilabel(path: &Path) -> Result<annosat_core::multilabel::Multilab
 }
 
 /// The item ids of a dataset folder, in its vote file's order (single-label or multilabel).
+#[cfg(feature = "models")] // used by embed and sweep only
 pub fn item_ids(data: &Path) -> Result<Vec<String>> {
     match multilabel_file(data) {
         Some(f) => Ok(load_multilabel(&f)?.item_ids().to_vec()),

@@ -97,6 +97,8 @@ mod tests {
         let e = MlExport::from_json(&text).unwrap();
         assert_eq!(e.to_json(), text);
         assert_eq!(e.sentences().len(), MlModelMetric::ALL.len());
-        assert!(MlExport::from_json("{}").unwrap_err().starts_with("not a multilabel export"));
+        assert!(MlExport::from_json("{}")
+            .unwrap_err()
+            .starts_with("not a multilabel export"));
     }
 }
