@@ -8,7 +8,6 @@ use crate::plot::{self, Geom, Look, XAxis};
 use annosat_core::curves::{Curves, ItemBands, Metric, Saturation};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub const W: u32 = 640;
 pub const H: u32 = 340;
@@ -82,7 +81,6 @@ pub fn draw<DB: DrawingBackend>(
         x_max: *c.grid.last().unwrap_or(&1) as f64,
         logx,
     };
-    let (xa, xb) = x.range();
     let mut chart = plot::frame(root, LOOK, title(m), Some(y_desc(m)), x, (lo, hi))?;
     let blue = RGBColor(37, 99, 235);
     let band: Vec<(u32, f64, f64)> = pts
@@ -98,39 +96,18 @@ pub fn draw<DB: DrawingBackend>(
         ))
         .map_err(plot::err)?;
     if let Some(sn) = sat.n {
-        let green = RGBColor(22, 163, 74);
-        let at = x.at(sn as f64);
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(at, lo), (at, hi)],
-                6,
-                4,
-                green.stroke_width(2),
-            ))
-            .map_err(plot::err)?;
-        let label = if bounded {
+        let text = if bounded {
             format!("{:.0}% by N={sn}, bounded by the votes", sat.x * 100.0)
         } else {
             format!("{:.0}% by N={sn}", sat.x * 100.0)
         };
-        // Right of the middle, the label ends at the line instead of starting there, so it is not
-        // cut off by the panel's right edge (short grids put the point at N = max).
-        let anchor = if at - xa > 0.6 * (xb - xa) {
-            HPos::Right
-        } else {
-            HPos::Left
+        let label = plot::PointLabel {
+            text,
+            colour: RGBColor(22, 163, 74),
+            font_px: 14,
+            flip_past: 0.6,
         };
-        let style = ("sans-serif", 14)
-            .into_font()
-            .color(&green)
-            .pos(Pos::new(anchor, VPos::Top));
-        chart
-            .draw_series(std::iter::once(Text::new(
-                label,
-                (at, hi - 0.06 * (hi - lo)),
-                style,
-            )))
-            .map_err(plot::err)?;
+        plot::point_marker(&mut chart, x, sn, label, (lo, hi))?;
     }
     plot::finish(root, chart, x, n, (lo, hi))
 }

@@ -7,7 +7,6 @@ use crate::plot::{self, Geom, Look, XAxis};
 use annosat_core::multilabel::report::MetricReport;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub const W: u32 = 560;
 pub const H: u32 = 300;
@@ -58,7 +57,6 @@ pub fn draw<DB: DrawingBackend>(
         x_max: m.points.last().map_or(1, |p| p.point.n) as f64,
         logx,
     };
-    let (xa, xb) = x.range();
     let mut chart = plot::frame(root, LOOK, m.metric.title(), None, x, (lo, hi))?;
     let blue = RGBColor(37, 99, 235);
     let band: Vec<(u32, f64, f64)> = pts.iter().map(|p| (p.0, p.2, p.3)).collect();
@@ -71,41 +69,24 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(plot::err)?;
     let s = &m.saturation;
     if let Some(sn) = s.n {
-        let colour = if s.bounded_by_votes {
-            RGBColor(180, 83, 9)
+        let (text, colour) = if s.bounded_by_votes {
+            (
+                format!("{:.0}% by N={sn} (bounded)", s.x * 100.0),
+                RGBColor(180, 83, 9),
+            )
         } else {
-            RGBColor(22, 163, 74)
+            (
+                format!("{:.0}% by N={sn}", s.x * 100.0),
+                RGBColor(22, 163, 74),
+            )
         };
-        let at = x.at(sn as f64);
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(at, lo), (at, hi)],
-                6,
-                4,
-                colour.stroke_width(2),
-            ))
-            .map_err(plot::err)?;
-        let label = if s.bounded_by_votes {
-            format!("{:.0}% by N={sn} (bounded)", s.x * 100.0)
-        } else {
-            format!("{:.0}% by N={sn}", s.x * 100.0)
+        let label = plot::PointLabel {
+            text,
+            colour,
+            font_px: 13,
+            flip_past: 0.5,
         };
-        let anchor = if at - xa > 0.5 * (xb - xa) {
-            HPos::Right
-        } else {
-            HPos::Left
-        };
-        let style = ("sans-serif", 13)
-            .into_font()
-            .color(&colour)
-            .pos(Pos::new(anchor, VPos::Top));
-        chart
-            .draw_series(std::iter::once(Text::new(
-                label,
-                (at, hi - 0.06 * (hi - lo)),
-                style,
-            )))
-            .map_err(plot::err)?;
+        plot::point_marker(&mut chart, x, sn, label, (lo, hi))?;
     }
     plot::finish(root, chart, x, n, (lo, hi))
 }

@@ -207,6 +207,54 @@ pub fn finish<DB: DrawingBackend>(
     Ok(g)
 }
 
+/// Where a saturation point's label goes and how it looks.
+pub struct PointLabel {
+    pub text: String,
+    pub colour: RGBColor,
+    pub font_px: u32,
+    /// Past this share of the x range the label ends at the line instead of starting there, so the
+    /// panel's right edge does not cut it off (short grids put the point at N = max).
+    pub flip_past: f64,
+}
+
+/// The dashed vertical line at a saturation point `n`, labelled at the top of the panel.
+pub fn point_marker<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    x: XAxis,
+    n: u32,
+    label: PointLabel,
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let (xa, xb) = x.range();
+    let at = x.at(n as f64);
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(at, lo), (at, hi)],
+            6,
+            4,
+            label.colour.stroke_width(2),
+        ))
+        .map_err(err)?;
+    let anchor = if at - xa > label.flip_past * (xb - xa) {
+        HPos::Right
+    } else {
+        HPos::Left
+    };
+    let style = ("sans-serif", label.font_px)
+        .into_font()
+        .color(&label.colour)
+        .pos(Pos::new(anchor, VPos::Top));
+    chart
+        .draw_series(std::iter::once(Text::new(
+            label.text,
+            (at, hi - 0.06 * (hi - lo)),
+            style,
+        )))
+        .map_err(err)?;
+    Ok(())
+}
+
 /// The red vertical line at the slider's N.
 fn n_marker<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,

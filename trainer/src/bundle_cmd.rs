@@ -56,17 +56,7 @@ pub fn run(a: Args) -> Result<()> {
                 table,
             }),
         )?;
-        let texts = dir.join("items.jsonl");
-        let texts = if texts.exists() {
-            let file = format!("{name}.texts.json");
-            write_atomic(
-                &a.out.join(&file),
-                serde_json::to_string(&read_texts(&texts)?)?.as_bytes(),
-            )?;
-            Some(file)
-        } else {
-            None
-        };
+        let texts = bundle_texts(&dir, &name, &a.out)?;
         let mut sources = Vec::new();
         for (file, key, title) in annosat_core::bundle::SOURCE_FILES {
             let from = dir.join(file);
@@ -120,6 +110,21 @@ pub fn run(a: Args) -> Result<()> {
 /// A multilabel dataset folder's votes (it has no votes.csv: a single-label tool would misread it).
 const MULTILABEL_VOTES: &str = "ratings_multilabel.csv";
 
+/// The folder's `items.jsonl` texts as `<name>.texts.json` beside the bundle, when it has them;
+/// returns the file's name for the index.
+fn bundle_texts(dir: &Path, name: &str, out: &Path) -> Result<Option<String>> {
+    let items = dir.join("items.jsonl");
+    if !items.exists() {
+        return Ok(None);
+    }
+    let file = format!("{name}.texts.json");
+    write_atomic(
+        &out.join(&file),
+        serde_json::to_string(&read_texts(&items)?)?.as_bytes(),
+    )?;
+    Ok(Some(file))
+}
+
 /// Bundles a multilabel dataset: its `<name>.bin` (a multilabel bundle, told apart by its header),
 /// its texts, and its index entry.
 fn bundle_multilabel(dir: &Path, name: &str, out: &Path) -> Result<IndexEntry> {
@@ -137,17 +142,7 @@ fn bundle_multilabel(dir: &Path, name: &str, out: &Path) -> Result<IndexEntry> {
             table,
         }),
     )?;
-    let items = dir.join("items.jsonl");
-    let texts = if items.exists() {
-        let file = format!("{name}.texts.json");
-        write_atomic(
-            &out.join(&file),
-            serde_json::to_string(&read_texts(&items)?)?.as_bytes(),
-        )?;
-        Some(file)
-    } else {
-        None
-    };
+    let texts = bundle_texts(dir, name, out)?;
     eprintln!(
         "bundled {name}: {} items, {} labels (multilabel)",
         summary.items,
