@@ -27,3 +27,14 @@ pub fn download_text(text: &str, mime: &str, name: &str) {
         }
     }
 }
+
+/// Offers `bytes` as a download named `name`.
+pub fn download_bytes(bytes: &[u8], name: &str) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    if let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) {
+        if let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) {
+            download_url(&url, name);
+            let _ = web_sys::Url::revoke_object_url(&url);
+        }
+    }
+}

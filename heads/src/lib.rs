@@ -6,6 +6,7 @@
 //! - [`baselines`]: the constant and nearest-neighbour predictors every arm is compared with;
 //! - [`mlp`]: ~130 MLP heads trained as one batched model, with early stopping;
 //! - [`multilabel`]: sigmoid heads on N annotators' label sets (soft, hard, smoothed, multipass);
+//! - [`ml_sweep`]: a multilabel sweep's design and its groups assembled into an export;
 //! - [`first_layer`], [`second_layer`]: the heads' stacked layers, forward and backward outside
 //!   candle's autograd (candle's own GEMM calls, [`matmul`], into reused buffers, bit for bit);
 //! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);
@@ -24,6 +25,7 @@ pub mod first_layer;
 pub mod group;
 pub mod manifest;
 pub mod matmul;
+pub mod ml_sweep;
 pub mod mlp;
 pub mod multilabel;
 pub mod second_layer;

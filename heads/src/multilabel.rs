@@ -156,6 +156,7 @@ impl TrainTargets for Targets<'_> {
 }
 
 /// One (fold, model seed) group's results.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MlFold {
     /// The fold's test items (table rows).
     pub test_items: Vec<usize>,

@@ -17,14 +17,14 @@ use web_sys::{Cache, Response, WorkerGlobalScope};
 
 /// The Cache API store for the encoder's files. Bump the suffix when the shipped files change.
 const CACHE: &str = "annosat-encoder-v1";
-const ENCODER: &str = "all-MiniLM-L6-v2";
+pub(crate) const ENCODER: &str = "all-MiniLM-L6-v2";
 /// Texts per forward pass, as `annosat embed`.
 pub(crate) const BATCH: usize = 64;
 /// Fewest items a model-side curve is computed on: the test split (10%) then has 3.
-const MIN_ITEMS: usize = 30;
+pub(crate) const MIN_ITEMS: usize = 30;
 /// Shares of the progress bar: download, embed, then train.
-const DOWNLOAD: f64 = 0.2;
-const EMBED: f64 = 0.6;
+pub(crate) const DOWNLOAD: f64 = 0.2;
+pub(crate) const EMBED: f64 = 0.6;
 
 fn js(e: JsValue) -> anyhow::Error {
     anyhow!("{}", e.as_string().unwrap_or_else(|| format!("{e:?}")))
@@ -106,7 +106,7 @@ fn eta(done: f64, elapsed_ms: f64) -> String {
 }
 
 /// `bound`: "about", or "at most" where the stage may end early (training stops early).
-fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
+pub(crate) fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
     if done <= 0.0 {
         return String::new();
     }
@@ -116,13 +116,13 @@ fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
 
 /// The job's one progress bar: each stage posts where it is, with the time since the job began.
 #[derive(Clone, Copy)]
-struct Bar {
-    id: u64,
-    t0: f64,
+pub(crate) struct Bar {
+    pub(crate) id: u64,
+    pub(crate) t0: f64,
 }
 
 impl Bar {
-    fn stage(&self, stage: &str, done: f64, detail: String) {
+    pub(crate) fn stage(&self, stage: &str, done: f64, detail: String) {
         post(&TrainResponse::Stage {
             id: self.id,
             stage: stage.into(),
@@ -278,7 +278,7 @@ async fn encoder_files(
 
 /// Puts the encoder's files in the Cache API (once per browser), with download progress, so each
 /// pool worker reads them from there. Returns the time it took and whether all came cached.
-async fn download_encoder(url: &str, bar: &Bar) -> Result<(f64, bool)> {
+pub(crate) async fn download_encoder(url: &str, bar: &Bar) -> Result<(f64, bool)> {
     let td = now_ms();
     let mut report = |d: f64, t: f64| {
         let f = d / t;
@@ -307,7 +307,12 @@ pub(crate) async fn load_encoder(url: &str) -> Result<Bert> {
 
 /// Every distinct text through the encoder in the pool, `BATCH` at a time (longest first, whole
 /// batches per worker), with progress. Returns the embeddings and their width.
-async fn embed(pool: &mut Pool, url: &str, unique: &[&str], bar: Bar) -> Result<(Vec<f32>, usize)> {
+pub(crate) async fn embed(
+    pool: &mut Pool,
+    url: &str,
+    unique: &[&str],
+    bar: Bar,
+) -> Result<(Vec<f32>, usize)> {
     let te = now_ms();
     let total = unique.len();
     let workers = match pool.size().min(total.div_ceil(BATCH)) {

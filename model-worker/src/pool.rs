@@ -16,6 +16,7 @@
 
 use crate::worker::now_ms;
 use annosat_core::models::HeadConfig;
+use annosat_heads::multilabel::{MlArm, MlFold};
 use annosat_heads::GroupResult;
 use anyhow::{anyhow, bail, Result};
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,16 @@ pub(crate) enum Part {
         arms: Vec<String>,
         model_seed: u64,
     },
+    /// Train one multilabel (fold, model seed) group of every arm × N. The message carries the
+    /// multilabel bundle and the head features as its third and fourth elements.
+    TrainMl {
+        fold: u64,
+        folds: u64,
+        model_seed: u64,
+        ns: Vec<u32>,
+        head: HeadConfig,
+        arms: Vec<String>,
+    },
 }
 
 /// What a pool worker says back: progress, then its task's result or a failure.
@@ -71,12 +82,20 @@ pub(crate) enum Reply {
         group: GroupResult,
         memory: usize,
     },
+    MlTrained {
+        epochs: usize,
+        fold: MlFold,
+        memory: usize,
+    },
     Failed(String),
 }
 
 impl Reply {
     fn is_result(&self) -> bool {
-        matches!(self, Reply::Embedded { .. } | Reply::Trained { .. })
+        matches!(
+            self,
+            Reply::Embedded { .. } | Reply::Trained { .. } | Reply::MlTrained { .. }
+        )
     }
 }
 
@@ -321,7 +340,10 @@ impl Pool {
             .map(|(t, r)| r.ok_or_else(|| anyhow!("task {t} has no result")))
             .collect::<Result<_>>()?;
         for r in &results {
-            if let Reply::Embedded { memory, .. } | Reply::Trained { memory, .. } = r {
+            if let Reply::Embedded { memory, .. }
+            | Reply::Trained { memory, .. }
+            | Reply::MlTrained { memory, .. } = r
+            {
                 self.memory = self.memory.max(*memory);
             }
         }
@@ -415,6 +437,52 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// Trains the multilabel groups `groups` ((fold, model seed) of `folds`) of every arm × N on
+    /// the multilabel `bundle` with head features `features`, one task per group; `on_epoch` as
+    /// for [`Pool::train`]. Returns each group's epochs run and result, in `groups`' order.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn train_ml(
+        &mut self,
+        (bundle, features): (&[u8], &[u8]),
+        folds: u64,
+        groups: &[(u64, u64)],
+        ns: &[u32],
+        head: &HeadConfig,
+        arms: &[MlArm],
+        mut on_epoch: impl FnMut(usize, Option<(usize, f32)>) + 'static,
+    ) -> Result<Vec<(usize, MlFold)>> {
+        let bundle = js_sys::Uint8Array::from(bundle);
+        let features = js_sys::Uint8Array::from(features);
+        let tasks = groups
+            .iter()
+            .map(|&(fold, model_seed)| {
+                let part = Part::TrainMl {
+                    fold,
+                    folds,
+                    model_seed,
+                    ns: ns.to_vec(),
+                    head: head.clone(),
+                    arms: arms.iter().map(|a| a.name().to_string()).collect(),
+                };
+                (part, vec![bundle.clone(), features.clone()])
+            })
+            .collect();
+        let on_reply = Box::new(move |t: usize, r: &Reply| match r {
+            Reply::Epoch { epoch, train_loss } => on_epoch(t, Some((*epoch, *train_loss))),
+            Reply::MlTrained { .. } => on_epoch(t, None),
+            _ => {}
+        });
+        let mut out = Vec::with_capacity(groups.len());
+        for r in self.run(tasks, on_reply).await? {
+            if let Reply::MlTrained { epochs, fold, .. } = r {
+                out.push((epochs, fold));
+            }
+        }
+        Ok(out)
+    }
+}
+
 // ---- the pool worker's side ----
 
 thread_local! {
@@ -472,6 +540,24 @@ pub(crate) fn serve(data: js_sys::Array) {
                 &head,
                 &arms,
                 model_seed,
+            );
+            reply(&r.unwrap_or_else(|e| Reply::Failed(format!("{e:#}"))));
+        }
+        Part::TrainMl {
+            fold,
+            folds,
+            model_seed,
+            ns,
+            head,
+            arms,
+        } => {
+            let r = train_ml_group(
+                (&bytes(2), &bytes(3)),
+                (fold, folds),
+                model_seed,
+                &ns,
+                &head,
+                &arms,
             );
             reply(&r.unwrap_or_else(|e| Reply::Failed(format!("{e:#}"))));
         }
@@ -537,6 +623,53 @@ fn train_group(
     Ok(Reply::Trained {
         epochs,
         group,
+        memory: memory(),
+    })
+}
+
+/// One multilabel group, as `annosat sweep` trains it ([`annosat_heads::multilabel::train_fold`]).
+fn train_ml_group(
+    (bundle, features): (&[u8], &[u8]),
+    (fold, folds): (u64, u64),
+    model_seed: u64,
+    ns: &[u32],
+    head: &HeadConfig,
+    names: &[String],
+) -> Result<Reply> {
+    let table = annosat_core::multilabel::bundle::decode(bundle)
+        .map_err(|e| anyhow!("the dataset: {e}"))?
+        .table;
+    let features = annosat_heads::HeadFeatures::from_bytes(features)?;
+    let arms = names
+        .iter()
+        .map(|n| MlArm::parse(n).ok_or_else(|| anyhow!("unknown multilabel arm {n:?}")))
+        .collect::<Result<Vec<_>>>()?;
+    let heads = annosat_heads::multilabel::heads(&arms, ns);
+    let mut epochs = 0;
+    let mut last = now_ms();
+    let fold = annosat_heads::multilabel::train_fold(
+        &table,
+        &features.values,
+        features.width,
+        &heads,
+        fold,
+        folds,
+        model_seed,
+        head,
+        |e| {
+            epochs = e.epoch + 1;
+            if now_ms() - last > 100.0 {
+                last = now_ms();
+                reply(&Reply::Epoch {
+                    epoch: e.epoch,
+                    train_loss: e.train_loss,
+                });
+            }
+        },
+    )?;
+    Ok(Reply::MlTrained {
+        epochs,
+        fold,
         memory: memory(),
     })
 }

@@ -101,6 +101,14 @@ pub enum TrainRequest {
         id: u64,
         job: OwnJob,
     },
+    /// Multilabel votes (either layout) with texts: embedded, then sigmoid heads per arm × N
+    /// trained k-fold as `annosat sweep` trains them (`ml_own.rs`). Message: `[json, votes File,
+    /// texts File or undefined]`, like `Own` (`arms` are multilabel arms; empty: all). Answered
+    /// with `Stage` progress and `MlTrained`.
+    Multilabel {
+        id: u64,
+        job: OwnJob,
+    },
     /// Message: `[json]`. Answered with `Stage` progress and `OwnTrained` (no embeddings).
     Synth {
         id: u64,
@@ -190,6 +198,14 @@ pub enum TrainResponse {
         manifest: Box<annosat_core::models::Manifest>,
         epochs_run: usize,
         heads: usize,
+    },
+    /// The multilabel job's result: the export `annosat sweep` writes (`multilabel.json`); the
+    /// message's second element holds its head features (`features.safetensors`, f16), so the CLI
+    /// retrains the same heads (`annosat sweep --head-features`).
+    MlTrained {
+        id: u64,
+        summary: OwnSummary,
+        export: Box<annosat_core::multilabel::export::MlExport>,
     },
     Trained {
         id: u64,

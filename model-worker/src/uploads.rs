@@ -2,7 +2,9 @@
 //! columns in the votes file, or from a second file (`items.jsonl`, or CSV `item_id,text` /
 //! `item_id,premise,hypothesis`). Pure functions (no web APIs), tested natively.
 
+use annosat_core::import::multilabel::parse_multilabel;
 use annosat_core::import::{parse_texts_csv, TextColumn};
+use annosat_core::multilabel::MultilabelTable;
 use annosat_core::{parse_votes, ImportOptions, VoteTable};
 use annosat_encoder::texts::{self, field, layout_of, row_texts, ItemTexts};
 use anyhow::{anyhow, bail, Result};
@@ -80,13 +82,61 @@ pub fn prepare(
         ..Default::default()
     };
     let (table, report) = parse_votes(votes, &opts).map_err(|e| anyhow!("{votes_name}: {e}"))?;
+    let (keep, texts, notes) = pair(table.item_ids(), &report.texts, votes_name, texts_file)?;
+    let table = if keep.len() < table.num_items() {
+        table.reordered(&keep)
+    } else {
+        table
+    };
+    Ok(Prepared {
+        table,
+        texts,
+        notes,
+    })
+}
+
+/// Multilabel votes (either layout) ready to embed, as [`Prepared`].
+pub struct MlPrepared {
+    pub table: MultilabelTable,
+    pub texts: ItemTexts,
+    pub notes: Vec<String>,
+}
+
+/// [`prepare`] for multilabel votes.
+pub fn prepare_multilabel(
+    votes: &[u8],
+    votes_name: &str,
+    texts_file: Option<(&[u8], &str)>,
+) -> Result<MlPrepared> {
+    let (table, report) = parse_multilabel(votes).map_err(|e| anyhow!("{votes_name}: {e}"))?;
+    let (keep, texts, notes) = pair(table.item_ids(), &report.texts, votes_name, texts_file)?;
+    let table = if keep.len() < table.n_items() {
+        table.reordered(&keep)
+    } else {
+        table
+    };
+    Ok(MlPrepared {
+        table,
+        texts,
+        notes,
+    })
+}
+
+/// The items of `ids` that have a text (their indices), their texts and notes on what was left
+/// out, from the texts file when given, else from the votes file's text columns `cols`.
+fn pair(
+    ids: &[String],
+    cols: &[TextColumn],
+    votes_name: &str,
+    texts_file: Option<(&[u8], &str)>,
+) -> Result<(Vec<usize>, ItemTexts, Vec<String>)> {
     let (layout, by_id, source) = match texts_file {
         Some((bytes, name)) => {
             let (l, m) = from_file(bytes, name)?;
             (l, m, name.to_string())
         }
-        None if !report.texts.is_empty() => {
-            let (l, m) = from_columns(table.item_ids(), &report.texts);
+        None if !cols.is_empty() => {
+            let (l, m) = from_columns(ids, cols);
             (l, m, format!("the text columns of {votes_name}"))
         }
         None => bail!(
@@ -96,27 +146,23 @@ pub fn prepare(
     };
     let mut keep = Vec::new();
     let (mut missing, mut empty) = (0usize, 0usize);
-    let mut cols = vec![Vec::new(); layout.fields().len()];
-    for (i, id) in table.item_ids().iter().enumerate() {
+    let mut texts = vec![Vec::new(); layout.fields().len()];
+    for (i, id) in ids.iter().enumerate() {
         match by_id.get(id) {
             None => missing += 1,
             Some(row) if row.iter().all(|t| t.trim().is_empty()) => empty += 1,
             Some(row) => {
                 keep.push(i);
-                for (c, t) in cols.iter_mut().zip(row) {
+                for (c, t) in texts.iter_mut().zip(row) {
                     c.push(t.clone());
                 }
             }
         }
     }
     if keep.is_empty() {
-        let first_vote = table
-            .item_ids()
-            .first()
-            .map(|s| quote(s))
-            .unwrap_or_default();
+        let first_vote = ids.first().map(|s| quote(s)).unwrap_or_default();
         let first_text = by_id.keys().min().map(|s| quote(s)).unwrap_or_default();
-        if missing == table.num_items() {
+        if missing == ids.len() {
             bail!(
                 "none of the {} ids in {source} matches an item of {votes_name} (its first item is {first_vote}; the texts have e.g. {first_text}): \
                  the texts need the votes' item ids",
@@ -129,7 +175,7 @@ pub fn prepare(
     if missing > 0 {
         notes.push(format!(
             "{missing} of {} items have no entry in {source} and were left out of the model side",
-            table.num_items()
+            ids.len()
         ));
     }
     if empty > 0 {
@@ -137,19 +183,7 @@ pub fn prepare(
             "{empty} items have only empty texts and were left out of the model side"
         ));
     }
-    let table = if keep.len() < table.num_items() {
-        table.reordered(&keep)
-    } else {
-        table
-    };
-    Ok(Prepared {
-        table,
-        texts: ItemTexts {
-            layout,
-            texts: cols,
-        },
-        notes,
-    })
+    Ok((keep, ItemTexts { layout, texts }, notes))
 }
 
 #[cfg(test)]
@@ -200,5 +234,36 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn multilabel_votes_pair_with_their_texts() {
+        let votes = b"item_id,annotator_id,a,b\nx,w1,1,1\nx,w2,0,1\ny,w1,0,0\ny,w2,1,0\nz,w1,1,0\nz,w2,1,0\n";
+        let jsonl =
+            b"{\"item_id\": \"z\", \"text\": \"zed\"}\n{\"item_id\": \"x\", \"text\": \"ex\"}\n";
+        let p = prepare_multilabel(votes, "r.csv", Some((jsonl, "items.jsonl"))).unwrap();
+        assert_eq!(p.table.item_ids(), ["x", "z"]);
+        assert_eq!(p.table.shares(0), [0.5, 1.0]);
+        assert_eq!(p.table.shares(1), [1.0, 0.0]);
+        assert_eq!(p.texts.texts[0], ["ex", "zed"]);
+        assert!(
+            p.notes[0].contains("1 of 3 items have no entry"),
+            "{:?}",
+            p.notes
+        );
+        let e = prepare_multilabel(votes, "r.csv", None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("no text column"), "{e}");
+        let e = prepare_multilabel(
+            b"item_id,a,b\nx,1,2\n",
+            "v.csv",
+            Some((jsonl, "items.jsonl")),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(e.starts_with("v.csv: "), "{e}");
     }
 }

@@ -215,28 +215,38 @@ fn handle(data: js_sys::Array) -> TrainResponse {
             // Answered by the job itself.
             TrainResponse::Ready
         }
-        TrainRequest::Own { id, job } => {
-            let votes = bytes(data.get(1), "votes file");
-            let texts = match data.get(2) {
-                v if v.is_undefined() || v.is_null() => Ok(None),
-                v => bytes(v, "texts file").map(Some),
-            };
-            wasm_bindgen_futures::spawn_local(async move {
-                let r = match (votes, texts) {
-                    (Ok(v), Ok(t)) => crate::own::run(id, job, v, t).await,
-                    (Err(e), _) | (_, Err(e)) => Err(e),
-                };
-                if let Err(e) = r {
-                    post(&TrainResponse::Error {
-                        id,
-                        message: format!("{e:#}"),
-                    });
-                }
-            });
-            // Answered by the job itself.
-            TrainResponse::Ready
-        }
+        TrainRequest::Own { id, job } => own_job(id, job, &data, false),
+        TrainRequest::Multilabel { id, job } => own_job(id, job, &data, true),
     }
+}
+
+/// The own-data jobs (`[json, votes File, texts File or undefined]`), single-label or multilabel:
+/// run by the job itself, which answers when done.
+fn own_job(
+    id: u64,
+    job: crate::protocol::OwnJob,
+    data: &js_sys::Array,
+    multilabel: bool,
+) -> TrainResponse {
+    let votes = bytes(data.get(1), "votes file");
+    let texts = match data.get(2) {
+        v if v.is_undefined() || v.is_null() => Ok(None),
+        v => bytes(v, "texts file").map(Some),
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let r = match (votes, texts) {
+            (Ok(v), Ok(t)) if multilabel => crate::ml_own::run(id, job, v, t).await,
+            (Ok(v), Ok(t)) => crate::own::run(id, job, v, t).await,
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        if let Err(e) = r {
+            post(&TrainResponse::Error {
+                id,
+                message: format!("{e:#}"),
+            });
+        }
+    });
+    TrainResponse::Ready
 }
 
 /// Entry point of the worker binary.

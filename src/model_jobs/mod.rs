@@ -8,7 +8,7 @@
 mod handle;
 mod start;
 
-pub use start::{start, start_budget, start_own, start_synth};
+pub use start::{start, start_budget, start_ml_own, start_own, start_synth};
 
 use annosat_core::models::{Manifest, ModelMetric};
 use annosat_model_worker::protocol::{eta_ms, OwnSummary, TrainJob, TrainResponse, TrainedRun};
@@ -71,6 +71,15 @@ pub struct OwnResult {
     pub embeddings: Vec<u8>,
 }
 
+/// The multilabel own-data job's result: the export `annosat sweep` would write on the same head
+/// features, and those features (`features.safetensors` bytes).
+#[derive(Clone, Debug)]
+pub struct MlOwnResult {
+    pub summary: OwnSummary,
+    pub export: Arc<annosat_core::multilabel::export::MlExport>,
+    pub features: Vec<u8>,
+}
+
 /// A finished job, and the export it retrains.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trained {
@@ -100,6 +109,7 @@ pub struct ModelJobs {
     pub phase: RwSignal<Phase>,
     pub done: RwSignal<Option<Arc<Trained>>>,
     pub own: RwSignal<Option<Arc<OwnResult>>>,
+    pub ml: RwSignal<Option<Arc<MlOwnResult>>>,
     /// The budget planner's last report (the Plan room runs it in this worker).
     pub budget: RwSignal<Option<Arc<BudgetDone>>>,
     /// What the job in flight (or the last one) is, and for which data: its answers are filed
@@ -119,6 +129,7 @@ impl ModelJobs {
             phase: RwSignal::new(Phase::Idle),
             done: RwSignal::new(None),
             own: RwSignal::new(None),
+            ml: RwSignal::new(None),
             budget: RwSignal::new(None),
             key: RwSignal::new(None),
             current: StoredValue::new(0),
@@ -175,6 +186,18 @@ pub(super) fn receive(ts: ModelJobs, r: TrainResponse, bytes: Option<Vec<u8>>) {
                 manifest: Arc::new(*manifest),
                 heads,
                 embeddings: bytes.unwrap_or_default(),
+            })));
+            ts.phase.set(Phase::Idle);
+        }
+        TrainResponse::MlTrained {
+            id,
+            summary,
+            export,
+        } if id == current => {
+            ts.ml.set(Some(Arc::new(MlOwnResult {
+                summary,
+                export: Arc::new(*export),
+                features: bytes.unwrap_or_default(),
             })));
             ts.phase.set(Phase::Idle);
         }

@@ -135,6 +135,23 @@ pub fn start_own(
     texts: Option<web_sys::File>,
     plan: Option<BudgetConfig>,
 ) {
+    own_job(st, ts, arms, texts, plan, false)
+}
+
+/// Embeds the multilabel upload's texts and trains sigmoid heads per arm × N on them, k-fold, as
+/// `annosat sweep` does (the result arrives as [`super::MlOwnResult`]).
+pub fn start_ml_own(st: St, ts: ModelJobs, texts: Option<web_sys::File>) {
+    own_job(st, ts, Vec::new(), texts, None, true)
+}
+
+fn own_job(
+    st: St,
+    ts: ModelJobs,
+    arms: Vec<String>,
+    texts: Option<web_sys::File>,
+    plan: Option<BudgetConfig>,
+    multilabel: bool,
+) {
     let Some(votes) = crate::bridge::current_upload() else {
         ts.phase.set(Phase::Failed(
             "no uploaded file: drop a votes CSV on the page first".into(),
@@ -148,6 +165,7 @@ pub fn start_own(
         },
         None => {
             ts.own.set(None);
+            ts.ml.set(None);
             JobKey::Own
         }
     };
@@ -172,7 +190,11 @@ pub fn start_own(
         plan,
         workers: pool_size(st),
     };
-    let req = TrainRequest::Own { id, job };
+    let req = if multilabel {
+        TrainRequest::Multilabel { id, job }
+    } else {
+        TrainRequest::Own { id, job }
+    };
     let msg = js_sys::Array::of3(
         &JsValue::from_str(&serde_json::to_string(&req).unwrap_or_default()),
         &votes,

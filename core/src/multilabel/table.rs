@@ -62,6 +62,25 @@ impl MultilabelTable {
         }
     }
 
+    /// The items `order` (table rows), in that order, with all of their ratings and the same
+    /// annotators and labels (the model side leaves out items without a text).
+    pub fn reordered(&self, order: &[usize]) -> MultilabelTable {
+        let ratings = order
+            .iter()
+            .map(|&i| {
+                let r = self.ratings(i).iter().copied();
+                self.annotators(i).iter().copied().zip(r).collect()
+            })
+            .collect();
+        let ids = order.iter().map(|&i| self.item_ids[i].clone()).collect();
+        MultilabelTable::new(
+            self.labels.clone(),
+            ids,
+            self.annotator_ids.clone(),
+            ratings,
+        )
+    }
+
     pub fn labels(&self) -> &[String] {
         &self.labels
     }

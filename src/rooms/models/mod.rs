@@ -4,6 +4,7 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
+mod ml_own;
 mod ml_panel;
 mod multilabel;
 mod own;
@@ -81,6 +82,7 @@ pub fn ModelsRoom() -> impl IntoView {
         ms.chosen.set(None);
         // Runs trained in the tab belong to the data they were trained on.
         ts.own.set(None);
+        ts.ml.set(None);
     });
     // The export shown: the room's choice, else the picker's dataset's (for the synthetic dataset,
     // the first synthetic export: the generated data itself is trained in the tab).
@@ -165,18 +167,13 @@ pub fn ModelsRoom() -> impl IntoView {
     };
     let body = move || {
         let ds = shown.get().unwrap_or_default();
-        // Multilabel votes have exports of their own (multilabel.json); the tab does not train them.
+        // Multilabel votes have exports of their own (multilabel.json), and uploads train their own.
         let ml = st
             .summary
             .with(|s| s.as_ref().is_some_and(|s| s.multilabel));
         if ml && ms.chosen.get().is_none() {
             if st.dataset.get() == crate::state::UPLOADED {
-                return view! {
-                    <div class="card" id="no-models">
-                        <p>"These are multilabel votes. Models on them are trained by the CLI, not yet in this tab: put the vote file beside an items.jsonl with the texts and run"</p>
-                        <pre>"scripts/fetch-model.sh\ncargo run --profile native -p annosat-trainer -- sweep --data <folder> --out <exports>"</pre>
-                    </div>
-                }.into_any();
+                return view! { <ml_own::MlOwnCard /> }.into_any();
             }
             return view! { <multilabel::MlModels dataset=ds /> }.into_any();
         }

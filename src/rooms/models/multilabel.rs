@@ -47,7 +47,7 @@ pub fn MlModels(dataset: String) -> impl IntoView {
 }
 
 #[component]
-fn MlExportView(e: Arc<MlExport>) -> impl IntoView {
+pub(super) fn MlExportView(e: Arc<MlExport>) -> impl IntoView {
     let last = e.evaluation.ns.last().copied().unwrap_or(0);
     let lede = format!(
         "Sigmoid heads on frozen {} features ({}), one per arm and N, {}-fold over {} items × {} model seeds; every item is tested once, against its full {}-vote label shares. Intervals are 95% over {} resamples of the test items within their folds, the same draws for every arm.",

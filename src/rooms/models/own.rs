@@ -9,32 +9,10 @@ use crate::state::St;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// Largest upload the model worker cross-validates (`annosat_model_worker`'s design; the page
 /// only names it).
 const KFOLD_NOTE_ITEMS: usize = 5_000;
-
-/// Offers `bytes` as a download named `name`.
-fn download(bytes: &[u8], name: &str) {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(a) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
 
 #[component]
 pub fn OwnCard() -> impl IntoView {
@@ -94,7 +72,7 @@ pub fn OwnCard() -> impl IntoView {
                     data-texts=s.texts.to_string() data-embed-ms=s.embed_ms.to_string() data-train-ms=s.train_ms.to_string()
                     data-workers=s.workers.to_string() data-worker-memory=s.worker_memory.to_string() data-manifest=hash>{sentence}</p>
                 <ul class="notes" id="own-notes">{notes}</ul>
-                <button id="own-download" on:click=move |_| download(&bytes, &file)>"Download the embeddings (safetensors, as annosat embed writes them)"</button>
+                <button id="own-download" on:click=move |_| crate::export::download_bytes(&bytes, &file)>"Download the embeddings (safetensors, as annosat embed writes them)"</button>
                 <Models m=m path=String::new() own=true />
             }
         })
