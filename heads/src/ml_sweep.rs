@@ -15,7 +15,7 @@ use annosat_core::multilabel::MultilabelTable;
 pub const DEFAULT_FOLDS: u64 = 5;
 
 /// The baseline every arm is compared with: each label's mean N-vote share over the training items.
-pub const CONSTANT: &str = "constant";
+pub use annosat_core::multilabel::export::CONSTANT_ARM as CONSTANT;
 
 /// What one multilabel sweep trains.
 #[derive(Debug, Clone, PartialEq)]

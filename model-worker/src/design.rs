@@ -1,7 +1,7 @@
 //! How the tab trains on a whole dataset (own data, the page's synthetic data): 10-fold
 //! cross-validation up to [`KFOLD_MAX_ITEMS`] items, so every item is tested once and the verdicts
 //! cover all items (one seeded 80/10/10 split above that, which the summary says), each fold a
-//! group of every arm × N trained by the pool's workers (`pool.rs`: whole groups per worker); the
+//! group of every arm × N trained by the pool's workers (`pool/`: whole groups per worker); the
 //! result is an export's manifest with verdicts, built by the sweep's own code
 //! (`annosat_heads::manifest`).
 

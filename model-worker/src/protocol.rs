@@ -47,7 +47,7 @@ pub struct OwnJob {
     /// with `Budgeted`).
     #[serde(default)]
     pub plan: Option<annosat_core::models::budget::BudgetConfig>,
-    /// Model workers embedding and training (the page's pool size; see `pool.rs`).
+    /// Model workers embedding and training (the page's pool size; see `pool/`).
     #[serde(default = "one")]
     pub workers: usize,
 }

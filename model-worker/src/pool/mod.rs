@@ -14,12 +14,17 @@
 //! once whatever the pool is doing. A pool worker that dies fails the job with a message that
 //! names it. Tasks and replies travel as postcard bytes (exact floats, NaN included).
 
-use crate::worker::now_ms;
+mod messages;
+mod serve;
+
+use messages::{encode, Part, Reply};
+pub(crate) use serve::serve;
+
 use annosat_core::models::HeadConfig;
 use annosat_heads::multilabel::{MlArm, MlFold};
+
 use annosat_heads::GroupResult;
 use anyhow::{anyhow, bail, Result};
-use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -31,80 +36,8 @@ use web_sys::{MessageEvent, Worker};
 pub(crate) const TAG: &str = "annosat-pool-part";
 pub use crate::protocol::MAX_WORKERS;
 
-/// One task for a pool worker.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum Part {
-    /// Embed one batch of texts with the encoder at `encoder_url`.
-    Embed {
-        encoder_url: String,
-        texts: Vec<String>,
-    },
-    /// Train one group (split seed, or fold when `folds` is set) of every arm × N. The message
-    /// carries the dataset's bundle and the head features as its third and fourth elements.
-    Train {
-        name: String,
-        folds: Option<u64>,
-        split: u64,
-        ns: Vec<u32>,
-        head: HeadConfig,
-        arms: Vec<String>,
-        model_seed: u64,
-    },
-    /// Train one multilabel (fold, model seed) group of every arm × N. The message carries the
-    /// multilabel bundle and the head features as its third and fourth elements.
-    TrainMl {
-        fold: u64,
-        folds: u64,
-        model_seed: u64,
-        ns: Vec<u32>,
-        head: HeadConfig,
-        arms: Vec<String>,
-    },
-}
-
-/// What a pool worker says back: progress, then its task's result or a failure.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum Reply {
-    /// An epoch of the group it trains.
-    Epoch {
-        epoch: usize,
-        train_loss: f32,
-    },
-    Embedded {
-        dim: usize,
-        values: Vec<f32>,
-        /// The worker's wasm memory now (what one worker holds).
-        memory: usize,
-    },
-    Trained {
-        /// Epochs the group ran, and the group with only the asked-for arms' runs.
-        epochs: usize,
-        group: GroupResult,
-        memory: usize,
-    },
-    MlTrained {
-        epochs: usize,
-        fold: MlFold,
-        memory: usize,
-    },
-    Failed(String),
-}
-
-impl Reply {
-    fn is_result(&self) -> bool {
-        matches!(
-            self,
-            Reply::Embedded { .. } | Reply::Trained { .. } | Reply::MlTrained { .. }
-        )
-    }
-}
-
 fn js(e: JsValue) -> anyhow::Error {
     anyhow!("{}", e.as_string().unwrap_or_else(|| format!("{e:?}")))
-}
-
-fn encode<T: Serialize>(v: &T) -> js_sys::Uint8Array {
-    js_sys::Uint8Array::from(postcard::to_allocvec(v).unwrap_or_default().as_slice())
 }
 
 /// The glue and wasm this worker was started from (`self.annosatScript`, set by the page's
@@ -481,195 +414,4 @@ impl Pool {
         }
         Ok(out)
     }
-}
-
-// ---- the pool worker's side ----
-
-thread_local! {
-    /// The encoder a pool worker loaded (and from where), kept for its next batches.
-    static ENCODER: RefCell<Option<(String, Rc<annosat_encoder::Bert>)>> = const { RefCell::new(None) };
-}
-
-fn reply(r: &Reply) {
-    let msg = js_sys::Array::of2(&JsValue::from_str(TAG), &encode(r));
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let _ = scope.post_message(&msg);
-}
-
-fn memory() -> usize {
-    wasm_bindgen::memory()
-        .dyn_into::<js_sys::WebAssembly::Memory>()
-        .ok()
-        .and_then(|m| m.buffer().dyn_into::<js_sys::ArrayBuffer>().ok())
-        .map(|b| b.byte_length() as usize)
-        .unwrap_or(0)
-}
-
-/// A task sent to this worker (`[TAG, part, bytes…]`): done, progress and result posted back.
-pub(crate) fn serve(data: js_sys::Array) {
-    let bytes = |i: u32| {
-        data.get(i)
-            .dyn_into::<js_sys::Uint8Array>()
-            .map(|b| b.to_vec())
-            .unwrap_or_default()
-    };
-    let part = match postcard::from_bytes::<Part>(&bytes(1)) {
-        Ok(p) => p,
-        Err(e) => return reply(&Reply::Failed(format!("bad task: {e}"))),
-    };
-    match part {
-        Part::Embed { encoder_url, texts } => wasm_bindgen_futures::spawn_local(async move {
-            let r = embed_batch(&encoder_url, texts).await;
-            reply(&r.unwrap_or_else(|e| Reply::Failed(format!("{e:#}"))));
-        }),
-        Part::Train {
-            name,
-            folds,
-            split,
-            ns,
-            head,
-            arms,
-            model_seed,
-        } => {
-            let r = train_group(
-                name,
-                (&bytes(2), &bytes(3)),
-                folds,
-                split,
-                &ns,
-                &head,
-                &arms,
-                model_seed,
-            );
-            reply(&r.unwrap_or_else(|e| Reply::Failed(format!("{e:#}"))));
-        }
-        Part::TrainMl {
-            fold,
-            folds,
-            model_seed,
-            ns,
-            head,
-            arms,
-        } => {
-            let r = train_ml_group(
-                (&bytes(2), &bytes(3)),
-                (fold, folds),
-                model_seed,
-                &ns,
-                &head,
-                &arms,
-            );
-            reply(&r.unwrap_or_else(|e| Reply::Failed(format!("{e:#}"))));
-        }
-    }
-}
-
-async fn embed_batch(url: &str, texts: Vec<String>) -> Result<Reply> {
-    let kept = ENCODER.with(|e| {
-        e.borrow()
-            .as_ref()
-            .filter(|(u, _)| u == url)
-            .map(|(_, b)| b.clone())
-    });
-    let bert = match kept {
-        Some(b) => b,
-        None => {
-            let b = Rc::new(crate::own::load_encoder(url).await?);
-            ENCODER.with(|e| *e.borrow_mut() = Some((url.to_string(), b.clone())));
-            b
-        }
-    };
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let values = bert.embed(&refs)?;
-    Ok(Reply::Embedded {
-        dim: bert.dim,
-        values,
-        memory: memory(),
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn train_group(
-    name: String,
-    (bundle, features): (&[u8], &[u8]),
-    folds: Option<u64>,
-    split: u64,
-    ns: &[u32],
-    head: &HeadConfig,
-    names: &[String],
-    model_seed: u64,
-) -> Result<Reply> {
-    let table = annosat_core::bundle::decode(bundle)
-        .map_err(|e| anyhow!("the dataset: {e}"))?
-        .table;
-    let features = annosat_heads::HeadFeatures::from_bytes(features)?;
-    let mut data = annosat_heads::Dataset::new(name, &table, features, false)?;
-    data.folds = folds;
-    let arms = crate::worker::arms_for(names)?;
-    let mut epochs = 0;
-    let mut last = now_ms();
-    let mut group = annosat_heads::train_group(&data, ns, head, &arms, split, model_seed, |e| {
-        epochs = e.epoch + 1;
-        // A few progress messages a second at most.
-        if now_ms() - last > 100.0 {
-            last = now_ms();
-            reply(&Reply::Epoch {
-                epoch: e.epoch,
-                train_loss: e.train_loss,
-            });
-        }
-    })?;
-    group.runs.retain(|run| names.contains(&run.arm));
-    Ok(Reply::Trained {
-        epochs,
-        group,
-        memory: memory(),
-    })
-}
-
-/// One multilabel group, as `annosat sweep` trains it ([`annosat_heads::multilabel::train_fold`]).
-fn train_ml_group(
-    (bundle, features): (&[u8], &[u8]),
-    (fold, folds): (u64, u64),
-    model_seed: u64,
-    ns: &[u32],
-    head: &HeadConfig,
-    names: &[String],
-) -> Result<Reply> {
-    let table = annosat_core::multilabel::bundle::decode(bundle)
-        .map_err(|e| anyhow!("the dataset: {e}"))?
-        .table;
-    let features = annosat_heads::HeadFeatures::from_bytes(features)?;
-    let arms = names
-        .iter()
-        .map(|n| MlArm::parse(n).ok_or_else(|| anyhow!("unknown multilabel arm {n:?}")))
-        .collect::<Result<Vec<_>>>()?;
-    let heads = annosat_heads::multilabel::heads(&arms, ns);
-    let mut epochs = 0;
-    let mut last = now_ms();
-    let fold = annosat_heads::multilabel::train_fold(
-        &table,
-        &features.values,
-        features.width,
-        &heads,
-        fold,
-        folds,
-        model_seed,
-        head,
-        |e| {
-            epochs = e.epoch + 1;
-            if now_ms() - last > 100.0 {
-                last = now_ms();
-                reply(&Reply::Epoch {
-                    epoch: e.epoch,
-                    train_loss: e.train_loss,
-                });
-            }
-        },
-    )?;
-    Ok(Reply::MlTrained {
-        epochs,
-        fold,
-        memory: memory(),
-    })
 }
