@@ -6,6 +6,8 @@
 # table of every arm's value at the first and last N with item intervals, the verdicts and soft
 # against hard — so the numbers there are this run's, never typed.
 #   scripts/multilabel-models.sh            embed (cached) and train: the export as committed
+#   scripts/multilabel-models.sh --retrain  train from the committed head features (no embedding:
+#                                           what trainer/tests/multilabel.rs checks byte for byte)
 #   scripts/multilabel-models.sh --doc      only rewrite the block from the committed export
 # (needs the full CLI: cargo build --profile native -p annosat-trainer, and scripts/fetch-model.sh)
 set -euo pipefail
@@ -19,7 +21,15 @@ took="(not rerun)"
 if [ "${1:-}" != "--doc" ]; then
   [ -d "$data" ] || { echo "multilabel-models: no $data" >&2; exit 1; }
   start=$(date +%s.%N)
-  "$bin" sweep --data "$data" --out "$out" --model-seeds 2 >/dev/null
+  if [ "${1:-}" = "--retrain" ]; then
+    feats=$(mktemp)
+    cp "$out/crowdtruth_medrelex/features.safetensors" "$feats"
+    cmd+=(--head-features public/models/crowdtruth_medrelex/features.safetensors)
+    "$bin" sweep --data "$data" --out "$out" --model-seeds 2 --head-features "$feats" >/dev/null
+    rm -f "$feats"
+  else
+    "$bin" sweep --data "$data" --out "$out" --model-seeds 2 >/dev/null
+  fi
   took=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.0f} s')" "$start" "$(date +%s.%N)")
 fi
 tmp=$(mktemp -d)
@@ -69,6 +79,19 @@ beats = [a["name"] for a in e["arms"] if a["name"] != "constant"
          and at_last(a["name"], "soft_bce")["outcome"] == f"{a['name']} better"]
 print(f"\nAgainst the constant baseline (each label's mean share) at N = {last}, SoftBCE: "
       + (", ".join(beats) if beats else "no arm") + " better by an interval excluding 0.")
+per = e.get("per_label", [])
+if per:
+    def lab(arm, l, m):
+        return next(c for c in per if c["arm"] == arm and c["label"] == l and c["metric"] == m)
+    print(f"\nPer label, soft's SoftBCE at N = {last} against the label's floor (its mean full-vote "
+          "entropy: a head predicting every share exactly), and the verdict on its change with N:\n")
+    print(f"| label | floor | soft at N = {last} | soft with N | hard at N = {last} | hard with N |")
+    print("|---|---|---|---|---|---|")
+    for l, name in enumerate(e["labels"]):
+        s, h = lab("soft", l, "soft_bce"), lab("hard", l, "soft_bce")
+        cell = lambda c: f"{num(c['mean'][-1])} [{num(c['lo'][-1])}, {num(c['hi'][-1])}]"
+        print(f"| `{name}` | {e['label_floors'][l]:.3f} | {cell(s)} | {words(s['verdict'])} | "
+              f"{cell(h)} | {words(h['verdict'])} |")
 PY
 python3 scripts/bench_readme.py --block multilabel-models "$tmp/block.md" docs/multilabel.md
 echo "docs/multilabel.md's model-side block rewritten"

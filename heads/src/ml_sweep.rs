@@ -7,7 +7,8 @@ use crate::multilabel::{heads, MlArm, MlFold};
 use crate::HeadFeatures;
 use annosat_core::models::verdict::{DEFAULT_RESAMPLES, VERDICT_X};
 use annosat_core::models::HeadConfig;
-use annosat_core::multilabel::export::{MlArmInfo, MlExport};
+use annosat_core::multilabel::export::{MlArmInfo, MlExport, PER_LABEL_ARMS};
+use annosat_core::multilabel::model_labels::{label_curves, label_floor};
 use annosat_core::multilabel::models::{evaluate, MlBlock, MlRun};
 use annosat_core::multilabel::MultilabelTable;
 
@@ -155,6 +156,9 @@ impl MlCollect {
                 .map(|a| (a.name().to_string(), CONSTANT.to_string())),
         );
         let evaluation = evaluate(&block, DEFAULT_RESAMPLES, 0, VERDICT_X, &pairs);
+        let per_arms: Vec<String> = PER_LABEL_ARMS.iter().map(|a| a.to_string()).collect();
+        let per_label = label_curves(&block, DEFAULT_RESAMPLES, 0, VERDICT_X, &per_arms);
+        let label_floors = (0..labels).map(|l| label_floor(&block, l)).collect();
         let mut infos: Vec<MlArmInfo> = arms
             .iter()
             .map(|a| MlArmInfo {
@@ -184,6 +188,8 @@ impl MlCollect {
                 .map(<[f64]>::to_vec)
                 .collect(),
             evaluation,
+            per_label,
+            label_floors,
         }
     }
 }

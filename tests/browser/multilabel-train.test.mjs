@@ -95,6 +95,8 @@ test('multilabel heads trained in the tab: 2 workers = 1 worker, the CLI on the 
       assert.equal(await page.locator('.ml-model-charts canvas').count(), 4);
       assert.equal(await page.locator('#ml-models-sentences li').count(), 4);
       assert.equal(await page.locator('#ml-versus tbody tr').count(), runs[k].export.evaluation.ns.length);
+      assert.equal(await page.locator('#ml-model-labels tbody tr').count(), 14, 'the per-label table');
+      assert.equal(runs[k].export.per_label.length, 3 * 14 * 2, 'soft, hard and constant × 14 labels × 2 metrics');
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.screenshot({ path: path.join(shots, 'multilabel-own.png'), fullPage: true });
     }
@@ -132,6 +134,14 @@ test('multilabel heads trained in the tab: 2 workers = 1 worker, the CLI on the 
       cc[k].forEach((v, i) => { if (v !== null) worst = Math.max(worst, Math.abs(v - tc[k][i])); });
     }
     assert.equal(tc.verdict.verdict, cc.verdict.verdict, `${cc.arm} ${cc.metric}: the tab's verdict is the CLI's`);
+    verdicts++;
+  }
+  for (const cc of c.per_label) {
+    const tc = e.per_label.find((t) => t.arm === cc.arm && t.label === cc.label && t.metric === cc.metric);
+    for (const k of ['mean', 'lo', 'hi']) {
+      cc[k].forEach((v, i) => { if (v !== null) worst = Math.max(worst, Math.abs(v - tc[k][i])); });
+    }
+    assert.equal(tc.verdict.verdict, cc.verdict.verdict, `label ${cc.label} ${cc.arm} ${cc.metric}: the tab's verdict is the CLI's`);
     verdicts++;
   }
   const epochs = c.best_epochs.flat().map((v, i) => Math.abs(v - e.best_epochs.flat()[i]));

@@ -102,6 +102,18 @@ test('the Models room draws the committed multilabel export: its verdicts and so
     assert.equal(await cell.textContent(), `${sgn(v.diff)} [${sgn(v.lo)}, ${sgn(v.hi)}]`);
     assert.equal(await cell.getAttribute('data-outcome'), v.outcome);
   }
+  // Per label: each cell is the export's per-label curve at the largest N, with its verdict.
+  const last = ev.ns.length - 1;
+  const f3 = (x) => x.toFixed(3);
+  assert.equal(await page.locator('#ml-model-labels tbody tr').count(), exp.labels.length);
+  for (const c of exp.per_label) {
+    const name = exp.labels[c.label];
+    const cell = page.locator(`#ml-model-labels tr[data-label="${name}"] td.num[data-arm="${c.arm}"][data-metric="${c.metric}"]`);
+    if (c.metric === 'f1' && c.arm === 'constant') { assert.equal(await cell.count(), 0); continue; }
+    const want = c.mean[last] === null ? 'undefined' : `${f3(c.mean[last])} [${f3(c.lo[last])}, ${f3(c.hi[last])}]`;
+    assert.equal(await cell.textContent(), want, `${name} ${c.arm} ${c.metric}`);
+    assert.equal(await cell.getAttribute('data-verdict'), c.verdict.verdict, `${name} ${c.arm} ${c.metric}`);
+  }
   assert.deepEqual(page.errors, []);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: path.join(shots, 'multilabel-models.png'), fullPage: true });

@@ -2,12 +2,16 @@
 //! and its evaluation — curves per arm and metric with item intervals, verdicts, comparisons — so
 //! the app draws it and the docs quote it without recomputing anything.
 
+use super::model_labels::MlLabelCurve;
 use super::models::{MlModelEvaluation, MlModelMetric};
 use crate::models::HeadConfig;
 use serde::{Deserialize, Serialize};
 
 /// The name of the baseline arm every arm is compared with (each label's mean training share).
 pub const CONSTANT_ARM: &str = "constant";
+
+/// The arms the per-label curves are computed for.
+pub const PER_LABEL_ARMS: [&str; 3] = ["soft", "hard", CONSTANT_ARM];
 
 /// The export's file name beside its `features.safetensors`.
 pub const FILE: &str = "multilabel.json";
@@ -38,6 +42,13 @@ pub struct MlExport {
     /// Mean best epoch per arm and N (`arms` × `evaluation.ns`), over folds and model seeds.
     pub best_epochs: Vec<Vec<f64>>,
     pub evaluation: MlModelEvaluation,
+    /// Per label, for soft, hard and the constant: SoftBCE and F1 over N with bands and verdicts
+    /// (which labels a head learns with more annotators).
+    #[serde(default)]
+    pub per_label: Vec<MlLabelCurve>,
+    /// Per label, the lowest SoftBCE reachable: its mean full-vote Bernoulli entropy.
+    #[serde(default)]
+    pub label_floors: Vec<f64>,
 }
 
 impl MlExport {

@@ -24,6 +24,7 @@ pub mod bundle;
 pub mod curves;
 pub mod export;
 pub mod metric;
+pub mod model_labels;
 pub mod models;
 pub mod report;
 pub mod saturation;

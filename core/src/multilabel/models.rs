@@ -19,7 +19,7 @@ const PURPOSE_ML_MODEL_VERDICT: u64 = 0xB40;
 
 /// Probabilities are clamped to `[EPS, 1 − EPS]` before a logarithm (a head saturating at 0 or 1
 /// would otherwise make SoftBCE infinite on one item).
-const EPS: f64 = 1e-6;
+pub(super) const EPS: f64 = 1e-6;
 
 /// What a multilabel head's predictions are scored by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,7 +133,7 @@ struct Prepared {
     entropy: Vec<f64>,
 }
 
-fn bernoulli_entropy(q: f64) -> f64 {
+pub(super) fn bernoulli_entropy(q: f64) -> f64 {
     let q = q.clamp(EPS, 1.0 - EPS);
     -(q * libm::log(q) + (1.0 - q) * libm::log(1.0 - q))
 }
@@ -192,7 +192,7 @@ fn metrics_of(p: &Prepared, truth: &[u64], hh: &[f64], w: &[u32], labels: usize)
 }
 
 /// Draw counts of resample `b`: within each stratum, as many items as it has, with replacement.
-fn weights(strata: &[u32], seed: u64, b: u64) -> Vec<u32> {
+pub(super) fn weights(strata: &[u32], seed: u64, b: u64) -> Vec<u32> {
     let mut w = vec![0u32; strata.len()];
     if b == 0 {
         w.fill(1);
@@ -214,7 +214,7 @@ fn weights(strata: &[u32], seed: u64, b: u64) -> Vec<u32> {
     w
 }
 
-fn finite(v: f64) -> Option<f64> {
+pub(super) fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
@@ -227,6 +227,34 @@ fn quantiles(mut v: Vec<f64>) -> (Option<f64>, Option<f64>) {
         Some(crate::curves::quantile(&v, 0.025)),
         Some(crate::curves::quantile(&v, 0.975)),
     )
+}
+
+/// The verdict on a curve's N₁ → N_max change from its values on the full sample (`all[0]`) and
+/// every resample, with the single-label model side's few-votes rule: a point forced by the vote
+/// count is said in words ("bounded by your 15 votes"), not printed.
+pub(super) fn verdict_of(
+    ns: &[u32],
+    all: &[Vec<Option<f64>>],
+    higher_is_better: bool,
+    x: f64,
+) -> MetricVerdict {
+    let refs: Vec<&[Option<f64>]> = all.iter().map(Vec::as_slice).collect();
+    let mut verdict = judge(ns, &refs, higher_is_better, x);
+    let end = ns[ns.len() - 1];
+    if verdict.verdict == Verdict::Saturates
+        && bounded_by_votes(verdict.n90, end, HEADLINE_REFERENCE_VOTES)
+    {
+        verdict.bounded_by = Some(end);
+    }
+    verdict
+}
+
+/// The 95% band at each N over the resamples (`all[1..]`).
+pub(super) fn bands(all: &[Vec<Option<f64>>]) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
+    let nn = all.first().map_or(0, Vec::len);
+    (0..nn)
+        .map(|g| quantiles(all[1..].iter().filter_map(|c| c[g]).collect()))
+        .unzip()
 }
 
 /// Curves, verdicts (x: the share of the change a saturation point is for) and the comparisons
@@ -311,22 +339,8 @@ pub fn evaluate(
     for (a, arm) in arms.iter().enumerate() {
         for (m, metric) in MlModelMetric::ALL.into_iter().enumerate() {
             let all: Vec<Vec<Option<f64>>> = (0..=resamples).map(|b| curve_of(b, a, m)).collect();
-            let refs: Vec<&[Option<f64>]> = all.iter().map(Vec::as_slice).collect();
-            let mut verdict = judge(&ns, &refs, metric.higher_is_better(), x);
-            // The single-label model side's few-votes rule: a point forced by the vote count is
-            // said in words ("bounded by your 15 votes"), not printed.
-            let end = ns[nn - 1];
-            if verdict.verdict == Verdict::Saturates
-                && bounded_by_votes(verdict.n90, end, HEADLINE_REFERENCE_VOTES)
-            {
-                verdict.bounded_by = Some(end);
-            }
-            let (mut lo, mut hi) = (Vec::new(), Vec::new());
-            for g in 0..nn {
-                let (l, h) = quantiles(all[1..].iter().filter_map(|c| c[g]).collect());
-                lo.push(l);
-                hi.push(h);
-            }
+            let verdict = verdict_of(&ns, &all, metric.higher_is_better(), x);
+            let (lo, hi) = bands(&all);
             curves.push(MlArmCurve {
                 arm: arm.clone(),
                 metric,

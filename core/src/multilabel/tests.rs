@@ -61,9 +61,12 @@ fn detection_reads_each_long_file_as_what_it_is() {
     assert_eq!(e.kind, ImportErrorKind::EmptyLabel);
 }
 
+/// A file, the line its error names, and what the error must be.
+type Case = (&'static str, u64, fn(&ImportErrorKind) -> bool);
+
 #[test]
 fn inconsistent_files_are_errors_with_their_line() {
-    let cases: [(&str, u64, fn(&ImportErrorKind) -> bool); 5] = [
+    let cases: [Case; 5] = [
         (
             "item_id,annotator_id,a,b\nx,w,1,2\n",
             2,

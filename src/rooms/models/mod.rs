@@ -4,6 +4,7 @@
 //! every number here is the trainer's, aggregated by the same code `annosat repro` uses.
 
 mod chart;
+mod ml_labels;
 mod ml_own;
 mod ml_panel;
 mod multilabel;

@@ -3,6 +3,7 @@
 //! at every N — all read from the export, computed by `annosat sweep` through the core.
 
 use super::chart::css;
+use super::ml_labels::MlLabelTable;
 use super::ml_panel::{draw, H, W};
 use crate::plot::Geom;
 use crate::state::St;
@@ -92,6 +93,7 @@ pub(super) fn MlExportView(e: Arc<MlExport>) -> impl IntoView {
         <p class="legend" id="ml-legend">{legend}" (bands: 95% over test items)"</p>
         <section class="charts model-charts ml-model-charts">{panels}</section>
         <MlVersusTable e=e.clone() />
+        <MlLabelTable e=e.clone() />
         <p class="status">{format!("Budgets N = {:?}; at N = {last} every arm trains on all the votes.", e.evaluation.ns)}</p>
     }
 }
