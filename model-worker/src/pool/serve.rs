@@ -134,18 +134,15 @@ fn train_group(
     data.folds = folds;
     let arms = crate::worker::arms_for(names)?;
     let mut epochs = 0;
-    let mut last = now_ms();
-    let mut group = annosat_heads::train_group(&data, ns, head, &arms, split, model_seed, |e| {
-        epochs = e.epoch + 1;
-        // A few progress messages a second at most.
-        if now_ms() - last > 100.0 {
-            last = now_ms();
-            reply(&Reply::Epoch {
-                epoch: e.epoch,
-                train_loss: e.train_loss,
-            });
-        }
-    })?;
+    let mut group = annosat_heads::train_group(
+        &data,
+        ns,
+        head,
+        &arms,
+        split,
+        model_seed,
+        report_epochs(&mut epochs),
+    )?;
     group.runs.retain(|run| names.contains(&run.arm));
     Ok(Reply::Trained {
         epochs,
@@ -173,7 +170,6 @@ fn train_ml_group(
         .collect::<Result<Vec<_>>>()?;
     let heads = annosat_heads::multilabel::heads(&arms, ns);
     let mut epochs = 0;
-    let mut last = now_ms();
     let fold = annosat_heads::multilabel::train_fold(
         &table,
         &features.values,
@@ -183,20 +179,27 @@ fn train_ml_group(
         folds,
         model_seed,
         head,
-        |e| {
-            epochs = e.epoch + 1;
-            if now_ms() - last > 100.0 {
-                last = now_ms();
-                reply(&Reply::Epoch {
-                    epoch: e.epoch,
-                    train_loss: e.train_loss,
-                });
-            }
-        },
+        report_epochs(&mut epochs),
     )?;
     Ok(Reply::MlTrained {
         epochs,
         fold,
         memory: memory(),
     })
+}
+
+/// A group's epoch callback: counts the epochs run into `epochs` and posts a few progress messages
+/// a second at most.
+fn report_epochs(epochs: &mut usize) -> impl FnMut(annosat_heads::mlp::EpochReport) + '_ {
+    let mut last = now_ms();
+    move |e| {
+        *epochs = e.epoch + 1;
+        if now_ms() - last > 100.0 {
+            last = now_ms();
+            reply(&Reply::Epoch {
+                epoch: e.epoch,
+                train_loss: e.train_loss,
+            });
+        }
+    }
 }

@@ -4,8 +4,8 @@
 //! same heads (`annosat sweep --head-features`) and check the tab's numbers.
 
 use super::multilabel::MlExportView;
-use super::phase_line::PhaseLine;
-use crate::model_jobs::{self as train, ModelJobs, Phase};
+use super::own::EmbedControls;
+use crate::model_jobs::{self as train, ModelJobs};
 use crate::state::St;
 use leptos::html;
 use leptos::prelude::*;
@@ -16,7 +16,7 @@ pub fn MlOwnCard() -> impl IntoView {
     let ts = expect_context::<ModelJobs>();
     let texts = NodeRef::<html::Input>::new();
     let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
-    let start = move |_| {
+    let start = move |()| {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
         train::start_ml_own(st, ts, file);
     };
@@ -76,12 +76,7 @@ pub fn MlOwnCard() -> impl IntoView {
                     name()
                 )}
             </p>
-            <div class="row">
-                <label>"texts file "<input type="file" id="own-texts" accept=".jsonl,.json,.csv,.tsv,.txt" node_ref=texts /></label>
-                <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Embed and train"</button>
-                <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
-            </div>
-            <PhaseLine prefix="own" />
+            <EmbedControls label="texts file " texts=texts on_start=Callback::new(start) />
             {result}
         </section>
     }

@@ -21,7 +21,7 @@ pub fn OwnCard() -> impl IntoView {
     let ts = expect_context::<ModelJobs>();
     let texts = NodeRef::<html::Input>::new();
     let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
-    let start = move |_| {
+    let start = move |()| {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
         train::start_own(st, ts, ms.visible.get_untracked(), file, None);
     };
@@ -89,13 +89,27 @@ pub fn OwnCard() -> impl IntoView {
                     name()
                 )}
             </p>
-            <div class="row">
-                <label>"texts file (optional) "<input type="file" id="own-texts" accept=".jsonl,.json,.csv,.tsv,.txt" node_ref=texts /></label>
-                <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=start>"Embed and train"</button>
-                <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
-            </div>
-            <PhaseLine prefix="own" />
+            <EmbedControls label="texts file (optional) " texts=texts on_start=Callback::new(start) />
             {result}
         </section>
+    }
+}
+
+/// The own-data cards' controls (single-label and multilabel): the texts-file input, Embed and
+/// train, Cancel, and the job's progress line.
+#[component]
+pub(super) fn EmbedControls(
+    label: &'static str,
+    texts: NodeRef<html::Input>,
+    on_start: Callback<()>,
+) -> impl IntoView {
+    let ts = expect_context::<ModelJobs>();
+    view! {
+        <div class="row">
+            <label>{label}<input type="file" id="own-texts" accept=".jsonl,.json,.csv,.tsv,.txt" node_ref=texts /></label>
+            <button id="own-train" disabled=move || ts.phase.with(Phase::busy) on:click=move |_| on_start.run(())>"Embed and train"</button>
+            <button id="own-cancel" disabled=move || !ts.phase.with(Phase::busy) on:click=move |_| train::user_cancel(ts)>"Cancel"</button>
+        </div>
+        <PhaseLine prefix="own" />
     }
 }
