@@ -72,19 +72,29 @@ impl AdamW {
 }
 
 impl Step {
+    /// One thread's pass, compiled for the widest SIMD this CPU has (pulp's run-time dispatch):
+    /// every operation is an element-wise IEEE one (Rust never fuses a multiply and an add), so
+    /// the lanes give each element the bits the scalar loop gives it.
     fn serial(&self, t: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
+        pulp::Arch::new().dispatch(
+            #[inline(always)]
+            || self.lanes(t, m, v, g),
+        )
+    }
+
+    #[inline(always)]
+    fn lanes(&self, t: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
         let s = *self;
-        for i in 0..t.len() {
-            let gi = g[i];
-            let nm = (m[i] * s.b1 + 0.0) + (gi * s.one_b1 + 0.0);
-            let nv = (v[i] * s.b2 + 0.0) + ((gi * gi) * s.one_b2 + 0.0);
+        for (((t, m), v), &gi) in t.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(g) {
+            let nm = (*m * s.b1 + 0.0) + (gi * s.one_b1 + 0.0);
+            let nv = (*v * s.b2 + 0.0) + ((gi * gi) * s.one_b2 + 0.0);
             let m_hat = nm * s.scale_m + 0.0;
             let v_hat = nv * s.scale_v + 0.0;
-            let nt = t[i] * s.decay + 0.0;
+            let nt = *t * s.decay + 0.0;
             let adj = m_hat / (v_hat.sqrt() * 1.0 + s.eps);
-            m[i] = nm;
-            v[i] = nv;
-            t[i] = nt - (adj * s.lr + 0.0);
+            *m = nm;
+            *v = nv;
+            *t = nt - (adj * s.lr + 0.0);
         }
     }
 

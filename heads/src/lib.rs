@@ -9,6 +9,7 @@
 //! - [`ml_sweep`]: a multilabel sweep's design and its groups assembled into an export;
 //! - [`first_layer`], [`second_layer`]: the heads' stacked layers, forward and backward outside
 //!   candle's autograd (candle's own GEMM calls, [`matmul`], into reused buffers, bit for bit);
+//! - `shard`: one core's contiguous range of a group's heads, stepped on its own thread;
 //! - [`adamw`]: candle-nn's AdamW fused and in place (threaded natively, serial in wasm32);
 //! - [`eval`]: metrics of predictions through annosat-core, and the temperature fit;
 //! - [`group`]: one (split seed, model seed) group — every arm × N — from a [`Dataset`];
@@ -29,6 +30,7 @@ pub mod ml_sweep;
 pub mod mlp;
 pub mod multilabel;
 pub mod second_layer;
+mod shard;
 pub mod split;
 
 pub use features::HeadFeatures;

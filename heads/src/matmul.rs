@@ -37,11 +37,33 @@ pub(crate) fn par_zip(
     );
 }
 
+/// The cores the layers' loops and the optimiser split their work over: 1 in wasm32 and inside
+/// [`serially`]. Read once: `available_parallelism` reads cgroup files on every call.
 pub(crate) fn threads() -> usize {
     #[cfg(target_arch = "wasm32")]
     return 1;
     #[cfg(not(target_arch = "wasm32"))]
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    {
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        if SERIAL.get() {
+            return 1;
+        }
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+thread_local! {
+    static SERIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every kernel of this module on the calling thread alone: gemm without its thread
+/// pool, the loops unsplit. For work that is already one job per core ([`crate::shard`]); gemm
+/// sums each output element in the same order either way, so the bits do not change.
+pub fn serially<T>(f: impl FnOnce() -> T) -> T {
+    let was = SERIAL.replace(true);
+    let out = f();
+    SERIAL.set(was);
+    out
 }
 
 /// `dst = lhs · rhs` for `dst` of `(m, n)` with row stride `dst_rs` (column stride 1), reducing over
@@ -61,7 +83,7 @@ pub fn matmul(
     // Candle asks for its thread count on every matmul; it reads /proc and cgroup files each time.
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let threads = *THREADS.get_or_init(candle_core::utils::get_num_threads);
-    let parallelism = if threads > 1 {
+    let parallelism = if threads > 1 && !SERIAL.get() {
         gemm::Parallelism::Rayon(threads)
     } else {
         gemm::Parallelism::None

@@ -2,7 +2,8 @@
 //!
 //! A sweep trains ~130 heads per (split, model seed) — every trained arm at every N — on the same
 //! input rows. Stacking them makes the first layer one wide matmul, `X · [W1_1 … W1_M]`, and the second
-//! a batched matmul over heads, so both cores stay busy on large GEMMs instead of 130 tiny ones.
+//! a batched matmul over heads. Natively the heads are cut into one contiguous shard per core, each
+//! stepped on its own thread ([`crate::shard`]), so the cores meet twice a step, not at every kernel.
 //! Both layers run outside candle's autograd ([`crate::first_layer`], [`crate::second_layer`]:
 //! candle would also compute the gradient of the input rows, a third GEMM as large as the forward);
 //! the loss is candle's, and hands its gradient at the logits to the second layer.
@@ -15,12 +16,13 @@
 //! (against its own validation targets from the same N votes); stop when no head improved for
 //! `patience` epochs. No dropout: it would need candle's unseeded RNG and break bit-identical reruns.
 
-use crate::adamw::{AdamW, Moments};
-use crate::first_layer::{self, Activations, FirstLayer};
-use crate::second_layer::{self, SecondLayer};
+use crate::adamw::AdamW;
+use crate::first_layer::FirstLayer;
+use crate::second_layer::SecondLayer;
+use crate::shard::{self, Batch, Params, Shard};
 use annosat_core::sample;
 use anyhow::Result;
-use candle_core::{Device, Tensor, Var, D};
+use candle_core::{Device, Tensor, D};
 use candle_nn::ParamsAdamW;
 use rand::RngCore;
 
@@ -121,52 +123,37 @@ pub trait TrainTargets {
     }
 }
 
-/// The heads' weights, as plain memory: both layers run outside candle's autograd
-/// ([`FirstLayer`], [`SecondLayer`]); only the loss on the logits is candle's.
-struct Params {
-    first: FirstLayer,
-    second: SecondLayer,
-}
-
-impl Params {
-    /// One seeded initialisation (PyTorch's Linear default: U(±1/√fan_in)), copied to all `m` heads.
-    fn init(d: usize, h: usize, k: usize, m: usize, split_seed: u64, model_seed: u64) -> Self {
-        let mut rng = sample::stream(split_seed, PURPOSE_INIT, model_seed, 0);
-        let mut uni = |bound: f32, n: usize| uniform(&mut rng, bound, n);
-        let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
-        let w1 = uni(s1, d * h); // (d, h)
-        let b1 = uni(s1, h);
-        let w2 = uni(s2, h * k);
-        let b2 = uni(s2, k);
-        let mut w1m = Vec::with_capacity(d * h * m);
-        for r in 0..d {
-            for _ in 0..m {
-                w1m.extend_from_slice(&w1[r * h..(r + 1) * h]);
-            }
-        }
-        let rep = |v: &[f32]| -> Vec<f32> { (0..m).flat_map(|_| v.iter().copied()).collect() };
-        Params {
-            first: FirstLayer {
-                w1: w1m,
-                b1: rep(&b1),
-                d,
-                heads: m,
-                hidden: h,
-            },
-            second: SecondLayer {
-                w2: rep(&w2),
-                b2: rep(&b2),
-                heads: m,
-                hidden: h,
-                k,
-            },
+/// One seeded initialisation (PyTorch's Linear default: U(±1/√fan_in)), copied to all `m` heads.
+fn init(d: usize, h: usize, k: usize, m: usize, split_seed: u64, model_seed: u64) -> Params {
+    let mut rng = sample::stream(split_seed, PURPOSE_INIT, model_seed, 0);
+    let mut uni = |bound: f32, n: usize| uniform(&mut rng, bound, n);
+    let (s1, s2) = (1.0 / (d as f32).sqrt(), 1.0 / (h as f32).sqrt());
+    let w1 = uni(s1, d * h); // (d, h)
+    let b1 = uni(s1, h);
+    let w2 = uni(s2, h * k);
+    let b2 = uni(s2, k);
+    let mut w1m = Vec::with_capacity(d * h * m);
+    for r in 0..d {
+        for _ in 0..m {
+            w1m.extend_from_slice(&w1[r * h..(r + 1) * h]);
         }
     }
-
-    /// `(m, rows, k)` logits of the rows `x`, into `logits`.
-    fn forward(&self, x: &[f32], rows: usize, act: &mut Activations, logits: &mut Vec<f32>) {
-        self.first.forward(x, rows, act);
-        self.second.forward(&act.hid, rows, logits);
+    let rep = |v: &[f32]| -> Vec<f32> { (0..m).flat_map(|_| v.iter().copied()).collect() };
+    Params {
+        first: FirstLayer {
+            w1: w1m,
+            b1: rep(&b1),
+            d,
+            heads: m,
+            hidden: h,
+        },
+        second: SecondLayer {
+            w2: rep(&w2),
+            b2: rep(&b2),
+            heads: m,
+            hidden: h,
+            k,
+        },
     }
 }
 
@@ -186,7 +173,7 @@ fn per_head_bce(logits: &Tensor, targets: &Tensor) -> Result<Tensor> {
     Ok((per.sum((1, 2))? / rows)?)
 }
 
-fn per_head_loss(logits: &Tensor, targets: &Tensor, loss: Loss) -> Result<Tensor> {
+pub(crate) fn per_head_loss(logits: &Tensor, targets: &Tensor, loss: Loss) -> Result<Tensor> {
     match loss {
         Loss::Softmax => per_head_ce(logits, targets),
         Loss::Sigmoid => per_head_bce(logits, targets),
@@ -218,8 +205,45 @@ pub fn train(
     val_targets: &[f32],
     split_seed: u64,
     model_seed: u64,
+    on_epoch: impl FnMut(EpochReport),
+) -> Result<Vec<HeadOut>> {
+    let shards = crate::matmul::threads();
+    let run = Run {
+        cfg,
+        inputs,
+        m,
+        val_targets,
+        split_seed,
+        model_seed,
+    };
+    train_in(shards, run, targets, on_epoch)
+}
+
+/// [`train`]'s arguments other than the targets and the callback.
+struct Run<'a> {
+    cfg: &'a HeadConfig,
+    inputs: &'a Inputs,
+    m: usize,
+    val_targets: &'a [f32],
+    split_seed: u64,
+    model_seed: u64,
+}
+
+/// [`train`] with the heads cut into `shards` shards (the tests vary it; the results never do).
+fn train_in(
+    shards: usize,
+    run: Run,
+    targets: &mut dyn TrainTargets,
     mut on_epoch: impl FnMut(EpochReport),
 ) -> Result<Vec<HeadOut>> {
+    let Run {
+        cfg,
+        inputs,
+        m,
+        val_targets,
+        split_seed,
+        model_seed,
+    } = run;
     let dev = inputs.dev.clone();
     let (d, k) = (inputs.width, inputs.k);
     let (n_tr, n_val, n_test) = (
@@ -227,20 +251,14 @@ pub fn train(
         inputs.rows(&inputs.x_val),
         inputs.rows(&inputs.x_test),
     );
-    let mut p = Params::init(d, cfg.hidden, k, m, split_seed, model_seed);
+    let mut shards = Shard::split(m, shards, |heads| {
+        init(d, cfg.hidden, k, heads, split_seed, model_seed)
+    });
     let mut opt = AdamW::new(ParamsAdamW {
         lr: cfg.lr,
         weight_decay: cfg.weight_decay,
         ..Default::default()
     });
-    let mut moments = [
-        p.first.w1.len(),
-        p.first.b1.len(),
-        p.second.w2.len(),
-        p.second.b2.len(),
-    ]
-    .map(Moments::new);
-    let val_t = Tensor::from_slice(val_targets, (m, n_val, k), &dev)?;
     let mut buf = vec![0f32; m * n_tr * k];
     let mut outs: Vec<HeadOut> = (0..m)
         .map(|_| HeadOut {
@@ -256,12 +274,30 @@ pub fn train(
         .map(|j| targets.first_eligible(j).min(cfg.epochs.saturating_sub(1)))
         .collect();
     let mut since_improved = 0;
-    let mut act = Activations::default();
-    let (mut g1, mut g2) = (
-        first_layer::Gradients::default(),
-        second_layer::Gradients::default(),
-    );
-    let (mut xb, mut tb, mut logits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut xb = Vec::new();
+    // Each head's logits of `x` (`rows` rows) and, with `targets`, its mean loss against them.
+    let evaluate = |shards: &mut [Shard], x: &[f32], rows: usize, t: Option<&[f32]>| {
+        shard::each(shards, |sh| -> Result<(Vec<f32>, Vec<f32>)> {
+            sh.forward(x, rows);
+            let loss = match t {
+                Some(t) => {
+                    let at = |j: usize| j * rows * k;
+                    let t = &t[at(sh.first)..at(sh.first + sh.heads)];
+                    let t = Tensor::from_slice(t, (sh.heads, rows, k), &dev)?;
+                    let z = Tensor::from_slice(&sh.logits, (sh.heads, rows, k), &dev)?;
+                    per_head_loss(&z, &t, inputs.loss)?.to_vec1::<f32>()?
+                }
+                None => Vec::new(),
+            };
+            Ok((std::mem::take(&mut sh.logits), loss))
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()
+        .map(|parts| {
+            let (logits, loss): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+            (logits.concat(), loss.concat())
+        })
+    };
     for epoch in 0..cfg.epochs {
         targets.fill(epoch, &mut buf);
         let order = epoch_order(n_tr, split_seed, model_seed, epoch);
@@ -272,44 +308,25 @@ pub fn train(
             for &i in idx {
                 xb.extend_from_slice(&inputs.x_train[i as usize * d..(i as usize + 1) * d]);
             }
-            // The minibatch's targets, (m, rows, k), gathered from the epoch's (m, n_train, k).
-            tb.clear();
-            for j in 0..m {
-                for &i in idx {
-                    let at = (j * n_tr + i as usize) * k;
-                    tb.extend_from_slice(&buf[at..at + k]);
-                }
-            }
-            let tb = Tensor::from_slice(&tb, (m, rows, k), &dev)?;
-            p.forward(&xb, rows, &mut act, &mut logits);
-            // The loss is candle's, from the logits as a leaf: its gradient there starts the
-            // layers' own backward passes.
-            let z = Var::from_slice(&logits, (m, rows, k), &dev)?;
-            let per_head = per_head_loss(z.as_tensor(), &tb, inputs.loss)?;
-            let store = per_head.sum_all()?.backward()?;
-            let dlogits = store
-                .get(z.as_tensor())
-                .expect("the loss depends on the logits")
-                .flatten_all()?
-                .to_vec1::<f32>()?;
-            p.second.backward(&act.hid, rows, &dlogits, &mut g2);
-            p.first.backward(&xb, &act, &g2.hid, &mut g1);
-            let step = opt.next_step();
-            let [m1, mb1, m2, mb2] = &mut moments;
-            step.apply(&mut p.first.w1, m1, &g1.w1);
-            step.apply(&mut p.first.b1, mb1, &g1.b1);
-            step.apply(&mut p.second.w2, m2, &g2.w2);
-            step.apply(&mut p.second.b2, mb2, &g2.b2);
-            for (s, l) in train_sum.iter_mut().zip(per_head.to_vec1::<f32>()?) {
+            let batch = Batch {
+                x: &xb,
+                idx,
+                targets: &buf,
+                n_train: n_tr,
+                k,
+                loss: inputs.loss,
+                step: opt.next_step(),
+            };
+            // Per-head losses, in head order (the shards are contiguous and in order).
+            let losses = shard::each(&mut shards, |sh| sh.step(&batch, &dev));
+            let losses = losses.into_iter().collect::<Result<Vec<_>>>()?.concat();
+            for (s, l) in train_sum.iter_mut().zip(losses) {
                 *s += l * rows as f32;
             }
         }
-        p.forward(&inputs.x_val, n_val, &mut act, &mut logits);
-        let val_logits = Tensor::from_slice(&logits, (m, n_val, k), &dev)?;
-        let val_loss = per_head_loss(&val_logits, &val_t, inputs.loss)?.to_vec1::<f32>()?;
-        let val_flat = std::mem::take(&mut logits);
-        p.forward(&inputs.x_test, n_test, &mut act, &mut logits);
-        let test_flat = &logits;
+        let (val_flat, val_loss) = evaluate(&mut shards, &inputs.x_val, n_val, Some(val_targets))?;
+        let (test_flat, _) = evaluate(&mut shards, &inputs.x_test, n_test, None)?;
+        let test_flat = &test_flat;
         let mut improved = false;
         for (j, o) in outs.iter_mut().enumerate() {
             o.train_loss.push(train_sum[j] / n_tr as f32);
@@ -399,6 +416,53 @@ mod tests {
         let b = run();
         assert_eq!(a[0].test_logits, b[0].test_logits);
         assert_eq!(a[1].val_loss, b[1].val_loss);
+    }
+
+    #[test]
+    fn the_shard_count_never_changes_a_bit() {
+        let cfg = HeadConfig {
+            hidden: 8,
+            lr: 0.05,
+            weight_decay: 0.01,
+            batch: 16,
+            epochs: 6,
+            patience: 6,
+        };
+        let (inputs, t, _) = toy();
+        // Five heads: the toy's two targets and three mixtures of them.
+        let half = t.len() / 2;
+        let mix = |w: f32| -> Vec<f32> {
+            (0..half)
+                .map(|i| w * t[i] + (1.0 - w) * t[half + i])
+                .collect()
+        };
+        let t5: Vec<f32> = [t.clone(), mix(0.2), mix(0.5), mix(0.9)].concat();
+        let v5 = t5.clone();
+        let run = |shards: usize| {
+            let r = Run {
+                cfg: &cfg,
+                inputs: &inputs,
+                m: 5,
+                val_targets: &v5,
+                split_seed: 2,
+                model_seed: 7,
+            };
+            train_in(shards, r, &mut Fixed(t5.clone()), |_| {}).unwrap()
+        };
+        let bits = |o: &[HeadOut]| -> Vec<Vec<u32>> {
+            o.iter()
+                .map(|h| {
+                    let all = [&h.train_loss, &h.val_loss, &h.val_logits, &h.test_logits];
+                    all.iter()
+                        .flat_map(|v| v.iter().map(|f| f.to_bits()))
+                        .collect()
+                })
+                .collect()
+        };
+        let one = bits(&run(1));
+        for shards in [2, 3, 5] {
+            assert_eq!(bits(&run(shards)), one, "{shards} shards");
+        }
     }
 
     #[test]
