@@ -114,13 +114,8 @@ impl Part {
 
     fn step(&mut self, xb: &[f32], rows: usize, d: usize, step: &Step) {
         let mh = self.mh;
+        self.eval(xb, rows, d);
         let t = Instant::now();
-        matmul(
-            (rows, mh, d),
-            (&mut self.out, mh),
-            (xb, 1, d),
-            (&self.w1, 1, mh),
-        );
         matmul(
             (d, mh, rows),
             (&mut self.g, mh),
@@ -133,6 +128,7 @@ impl Part {
         self.adam += t2.elapsed().as_secs_f64();
     }
 
+    /// The forward GEMM `x · W1` of `rows` rows (a minibatch's, or the evaluation items').
     fn eval(&mut self, x: &[f32], rows: usize, d: usize) {
         let mh = self.mh;
         let t = Instant::now();
