@@ -21,6 +21,7 @@
 
 use crate::arms::{Arm, RunTargets};
 use crate::group::{static_targets, Dataset};
+use crate::matmul::par_map;
 
 /// The candidate neighbourhood sizes.
 pub const KS: [usize; 8] = [1, 2, 3, 5, 10, 20, 50, 100];
@@ -91,8 +92,8 @@ impl Neighbours {
             idx
         };
         Neighbours {
-            val: parts[1].iter().map(ranked).collect(),
-            test: parts[2].iter().map(ranked).collect(),
+            val: par_map(&parts[1], ranked),
+            test: par_map(&parts[2], ranked),
         }
     }
 }

@@ -106,10 +106,11 @@ impl FirstLayer {
             for (r, dz) in dz_rows.into_iter().enumerate() {
                 let at = r * mh + first;
                 let (z, gh) = (&z[at..at + dz.len()], &grad_hid[at..at + dz.len()]);
-                for c in 0..dz.len() {
-                    let mask = if z[c] >= 0.0 { 1.0f32 } else { 0.0 };
-                    dz[c] = 0.0 + gh[c] * mask;
-                    b1[c] += dz[c];
+                // Zipped slices: no bounds checks, so the loop runs in SIMD lanes (same bits).
+                for (((dz, &z), &gh), b) in dz.iter_mut().zip(z).zip(gh).zip(b1.iter_mut()) {
+                    let mask = if z >= 0.0 { 1.0f32 } else { 0.0 };
+                    *dz = 0.0 + gh * mask;
+                    *b += *dz;
                 }
             }
         };

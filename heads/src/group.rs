@@ -4,6 +4,7 @@ use crate::arms::{self, Arm, RunTargets};
 use crate::baselines;
 use crate::eval::{self, Metrics};
 use crate::features::HeadFeatures;
+use crate::matmul::{par_each_mut, par_map};
 use crate::mlp::{self, EpochReport, HeadConfig, Inputs, TrainTargets};
 use crate::split::group_split;
 use annosat_core::{sample, VoteTable};
@@ -126,18 +127,26 @@ impl TrainTargets for Targets<'_> {
     fn fill(&mut self, epoch: usize, out: &mut [f32]) {
         out.copy_from_slice(&self.statics);
         let (n_tr, k) = (self.train.len(), self.k);
-        for &(h, run) in &self.dynamic {
-            let block = &mut out[h * n_tr * k..(h + 1) * n_tr * k];
-            for (i, &item) in self.train.iter().enumerate() {
+        // The per-epoch heads' blocks, filled on all cores (each block is one head's alone).
+        let mut blocks: Vec<(&mut [f32], RunTargets)> = Vec::with_capacity(self.dynamic.len());
+        let mut dynamic = self.dynamic.iter().peekable();
+        for (h, block) in out.chunks_mut((n_tr * k).max(1)).enumerate() {
+            if let Some(&(_, run)) = dynamic.next_if(|(d, _)| *d == h) {
+                blocks.push((block, run));
+            }
+        }
+        let (train, partners, orders) = (self.train, &self.partners, self.orders);
+        par_each_mut(&mut blocks, |(block, run)| {
+            for (i, &item) in train.iter().enumerate() {
                 let from = if run.arm == Arm::ShuffledSls {
-                    self.partners[i]
+                    partners[i]
                 } else {
                     item
                 };
                 let row = &mut block[i * k..(i + 1) * k];
-                run.epoch_row(from, &self.orders[from], epoch, row);
+                run.epoch_row(from, &orders[from], epoch, row);
             }
-        }
+        });
     }
 
     fn first_eligible(&self, head: usize) -> usize {
@@ -241,58 +250,58 @@ pub fn train_group(
     let near = arm_list
         .contains(&Arm::Knn)
         .then(|| baselines::Neighbours::new(prep, &parts));
-    let mut results = Vec::new();
-    for &arm in arm_list {
-        for &n in ns {
-            if arm.baseline() {
-                let near = near.as_ref();
-                let b =
-                    baselines::predict(arm, n, prep, &parts, &orders, split_seed, model_seed, near);
-                results.push(RunResult {
-                    arm: arm.name(),
-                    n,
-                    best_epoch: 0,
-                    votes_used: n,
-                    temperature: None,
-                    neighbours: b.neighbours,
-                    metrics: eval::metrics(&b.probs, &human, k),
-                    validation: eval::metrics(&b.val_probs, &val_pn(n), k),
-                    train_loss: Vec::new(),
-                    val_loss: Vec::new(),
-                    probs: quantise(&b.probs),
-                });
-                continue;
-            }
-            let (h, temperature) = if arm == Arm::TempHard {
-                let h = head_of(Arm::Hard, n).expect("hard is trained");
-                // Fit T against the validation items' p_N: the same N votes, never the full distribution.
-                let pn = static_targets(&[run(Arm::Soft, n)], &parts[1], &orders, k);
-                debug_assert_eq!(pn.len(), n_val * k);
-                (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
-            } else {
-                (head_of(arm, n).expect("trained"), None)
-            };
-            let o = &outs[h];
-            let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));
-            results.push(RunResult {
+    // Each (arm, N)'s metrics on its own, on all cores; in the arms × N order.
+    let jobs: Vec<(Arm, u32)> = arm_list
+        .iter()
+        .flat_map(|&a| ns.iter().map(move |&n| (a, n)))
+        .collect();
+    let results = par_map(&jobs, |&(arm, n)| {
+        if arm.baseline() {
+            let near = near.as_ref();
+            let b = baselines::predict(arm, n, prep, &parts, &orders, split_seed, model_seed, near);
+            return RunResult {
                 arm: arm.name(),
                 n,
-                best_epoch: o.best_epoch,
-                votes_used: arm.votes_used(n, o.best_epoch),
-                temperature,
-                neighbours: None,
-                metrics: eval::metrics(&probs, &human, k),
-                validation: eval::metrics(
-                    &eval::softmax(&o.val_logits, k, temperature.unwrap_or(1.0)),
-                    &val_pn(n),
-                    k,
-                ),
-                train_loss: o.train_loss.clone(),
-                val_loss: o.val_loss.clone(),
-                probs: quantise(&probs),
-            });
+                best_epoch: 0,
+                votes_used: n,
+                temperature: None,
+                neighbours: b.neighbours,
+                metrics: eval::metrics(&b.probs, &human, k),
+                validation: eval::metrics(&b.val_probs, &val_pn(n), k),
+                train_loss: Vec::new(),
+                val_loss: Vec::new(),
+                probs: quantise(&b.probs),
+            };
         }
-    }
+        let (h, temperature) = if arm == Arm::TempHard {
+            let h = head_of(Arm::Hard, n).expect("hard is trained");
+            // Fit T against the validation items' p_N: the same N votes, never the full distribution.
+            let pn = static_targets(&[run(Arm::Soft, n)], &parts[1], &orders, k);
+            debug_assert_eq!(pn.len(), n_val * k);
+            (h, Some(eval::fit_temperature(&outs[h].val_logits, &pn, k)))
+        } else {
+            (head_of(arm, n).expect("trained"), None)
+        };
+        let o = &outs[h];
+        let probs = eval::softmax(&o.test_logits, k, temperature.unwrap_or(1.0));
+        RunResult {
+            arm: arm.name(),
+            n,
+            best_epoch: o.best_epoch,
+            votes_used: arm.votes_used(n, o.best_epoch),
+            temperature,
+            neighbours: None,
+            metrics: eval::metrics(&probs, &human, k),
+            validation: eval::metrics(
+                &eval::softmax(&o.val_logits, k, temperature.unwrap_or(1.0)),
+                &val_pn(n),
+                k,
+            ),
+            train_loss: o.train_loss.clone(),
+            val_loss: o.val_loss.clone(),
+            probs: quantise(&probs),
+        }
+    });
     Ok(GroupResult {
         split: split_seed,
         seed: model_seed,

@@ -18,6 +18,40 @@ pub(crate) fn in_parallel<F: FnOnce() + Send>(jobs: impl Iterator<Item = F>) {
     jobs.for_each(|job| job());
 }
 
+/// `items.iter().map(f)` with the items cut into one contiguous part per core, each mapped on
+/// its own thread (serially in wasm32 and inside [`serially`]); the results come back in item
+/// order, so they are the serial map's whatever the core count. For the group's work outside the
+/// training loop (targets, neighbours, metrics), which would otherwise leave the other cores idle.
+pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let per = items
+        .len()
+        .div_ceil(threads().min(items.len()).max(1))
+        .max(1);
+    let mut parts: Vec<Vec<R>> = (0..items.len().div_ceil(per)).map(|_| Vec::new()).collect();
+    let f = &f;
+    in_parallel(
+        parts
+            .iter_mut()
+            .zip(items.chunks(per))
+            .map(|(out, chunk)| move || out.extend(chunk.iter().map(f))),
+    );
+    parts.into_iter().flatten().collect()
+}
+
+/// `items.iter_mut().for_each(f)` with one contiguous part of the items per core, as [`par_map`].
+pub(crate) fn par_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    let per = items
+        .len()
+        .div_ceil(threads().min(items.len()).max(1))
+        .max(1);
+    let f = &f;
+    in_parallel(
+        items
+            .chunks_mut(per)
+            .map(|chunk| move || chunk.iter_mut().for_each(f)),
+    );
+}
+
 /// Runs `f(first, a_part, b_part)` on parts of `a` and `b` cut at the same rows of `row`
 /// elements, one part per core (`first`: the part's first row); serially in wasm32.
 pub(crate) fn par_zip(
