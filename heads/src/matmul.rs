@@ -18,15 +18,17 @@ pub(crate) fn in_parallel<F: FnOnce() + Send>(jobs: impl Iterator<Item = F>) {
     jobs.for_each(|job| job());
 }
 
+/// How many of `n` items one core's part holds when they are cut into one part per core.
+fn part_len(n: usize) -> usize {
+    n.div_ceil(threads().min(n).max(1)).max(1)
+}
+
 /// `items.iter().map(f)` with the items cut into one contiguous part per core, each mapped on
 /// its own thread (serially in wasm32 and inside [`serially`]); the results come back in item
 /// order, so they are the serial map's whatever the core count. For the group's work outside the
 /// training loop (targets, neighbours, metrics), which would otherwise leave the other cores idle.
 pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let per = items
-        .len()
-        .div_ceil(threads().min(items.len()).max(1))
-        .max(1);
+    let per = part_len(items.len());
     let mut parts: Vec<Vec<R>> = (0..items.len().div_ceil(per)).map(|_| Vec::new()).collect();
     let f = &f;
     in_parallel(
@@ -40,10 +42,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync)
 
 /// `items.iter_mut().for_each(f)` with one contiguous part of the items per core, as [`par_map`].
 pub(crate) fn par_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
-    let per = items
-        .len()
-        .div_ceil(threads().min(items.len()).max(1))
-        .max(1);
+    let per = part_len(items.len());
     let f = &f;
     in_parallel(
         items
@@ -61,7 +60,7 @@ pub(crate) fn par_zip(
     f: impl Fn(usize, &mut [f32], &mut [f32]) + Sync,
 ) {
     let rows = a.len() / row.max(1);
-    let per = rows.div_ceil(threads().min(rows).max(1)).max(1) * row.max(1);
+    let per = part_len(rows) * row.max(1);
     let f = &f;
     in_parallel(
         a.chunks_mut(per)
