@@ -90,8 +90,8 @@ def trainer_rows(out):
 
 def trainer_notes(out):
     """What the floor says about the goal, from the run's numbers."""
-    torch_s = num(r"PyTorch [^:]*: +[\d.]+ heads\*epochs/s +\(([\d.]+) s\)", out)
-    group_s = num(r"annosat sweep \(candle\): +[\d.]+ heads\*epochs/s +\(([\d.]+) s for the group\)", out)
+    torch_s = num(r"PyTorch [^:]*: +[\d.]+ heads\*epochs/s +\(([\d.]+) s[;)]", out)
+    group_s = num(r"annosat sweep \(candle\): +[\d.]+ heads\*epochs/s +\(([\d.]+) s for the group[;)]", out)
     floor_s = num(r"floor: ([\d.]+) s", out)
     need = torch_s / 1.5
     side = "below" if need < floor_s else "above"

@@ -3,8 +3,11 @@
 //! three times. `scripts/bench-models-wasm.sh` runs it on one core beside the same work in the tab.
 //!
 //!   time_embed <dataset dir with votes.csv + items.jsonl> <checkpoint dir>
+//!
+//! A second line lists the batches' shapes (`<texts>x<tokens>`, padded), for `floor_embed`.
 
 use annosat_encoder::Bert;
+use candle_core::Device;
 use std::time::Instant;
 
 #[global_allocator]
@@ -44,5 +47,13 @@ fn main() -> anyhow::Result<()> {
         unique.len(),
         unique.len() as f64 / best * 1000.0
     );
+    let mut shapes = Vec::new();
+    for batch in unique.chunks(64) {
+        let (_, ids, _) =
+            annosat_encoder::bert::batch_inputs(&bert.tokenizer, &Device::Cpu, batch)?;
+        let (b, len) = ids.dims2()?;
+        shapes.push(format!("{b}x{len}"));
+    }
+    println!("batches: {}", shapes.join(" "));
     Ok(())
 }

@@ -6,7 +6,8 @@
 //! split seed 42), arbitrary values, best of three. scripts/bench-trainer.sh prints it beside the
 //! sweep and PyTorch: a whole group can only be faster than this floor if the kernels are.
 //!
-//!   floor <items> <features> <heads> <hidden> <batch> <epochs>
+//!   floor <items> <features> <heads> <hidden> <batch> <epochs> [folds]
+//!   (`folds`: the group is fold 0 of a k-fold export, as the app retrains them; else split seed 42)
 
 use annosat_heads::adamw::{AdamW, Moments, Step};
 use annosat_heads::matmul::{matmul, serially};
@@ -18,15 +19,19 @@ fn main() -> anyhow::Result<()> {
         .skip(1)
         .map(|s| s.parse())
         .collect::<Result<_, _>>()?;
-    let [items, d, heads, hidden, batch, epochs] = a[..] else {
-        anyhow::bail!("usage: floor <items> <features> <heads> <hidden> <batch> <epochs>");
+    let (&[items, d, heads, hidden, batch, epochs], folds) = (&a[..a.len().min(6)], a.get(6))
+    else {
+        anyhow::bail!("usage: floor <items> <features> <heads> <hidden> <batch> <epochs> [folds]");
     };
-    let parts = group_split(items, 42, None);
+    let parts = match folds {
+        Some(&k) => group_split(items, 0, Some(k as u64)),
+        None => group_split(items, 42, None),
+    };
     let (n_tr, n_eval) = (parts[0].len(), parts[1].len() + parts[2].len());
     let mh = heads * hidden;
     let fill = |n: usize, s: usize| -> Vec<f32> {
         (0..n)
-            .map(|i| ((i * s % 997) as f32 - 498.0) / 4000.0)
+            .map(|i| ((i as u64 * s as u64 % 997) as f32 - 498.0) / 4000.0)
             .collect()
     };
     let (x, x_eval) = (fill(n_tr * d, 31), fill(n_eval * d, 37));
@@ -72,7 +77,7 @@ fn main() -> anyhow::Result<()> {
     }
     let best = times.iter().cloned().fold(f64::INFINITY, f64::min);
     let steps = n_tr.div_ceil(batch) * epochs;
-    let flops = 2.0 * (epochs * (2 * n_tr + n_eval) * d * mh) as f64;
+    let flops = 2.0 * (epochs * (2 * n_tr + n_eval)) as f64 * (d * mh) as f64;
     println!(
         "floor: {best:.3} s ({steps} steps in {shards} shard(s) of heads, one per core; per core: GEMMs {gemm_s:.3} s, {:.0} GFLOP/s in all; AdamW over {:.2} M weights {adam_s:.3} s)",
         flops / gemm_s / 1e9,
@@ -97,7 +102,7 @@ impl Part {
     fn new(d: usize, mh: usize, batch: usize, n_eval: usize) -> Self {
         let fill = |n: usize, s: usize| -> Vec<f32> {
             (0..n)
-                .map(|i| ((i * s % 997) as f32 - 498.0) / 4000.0)
+                .map(|i| ((i as u64 * s as u64 % 997) as f32 - 498.0) / 4000.0)
                 .collect()
         };
         Part {

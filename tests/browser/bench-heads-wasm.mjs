@@ -24,7 +24,7 @@ const ms1 = Number(native1.match(/best of 3 (\d+) ms/)[1]);
 
 const s = await serve();
 const ctx = await browser();
-const page = await openApp(ctx, s.url, `?room=models&dataset=${ds}`);
+const page = await openApp(ctx, s.url, `?room=models&dataset=${ds}&model_workers=1`); // one model worker: the per-thread speed
 await page.locator('#train-grid').waitFor({ timeout: 60_000 });
 for (const box of await page.locator('#arm-toggles input[type=checkbox]').all()) await box.check();
 await page.selectOption('#train-split', String(split));

@@ -21,11 +21,24 @@ fs.writeFileSync(path.join(dir, 'items.jsonl'), votes.map((r) => JSON.stringify(
 // One core and one rayon thread (candle sizes gemm's pool from the CPU count, not the affinity mask).
 const native = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_TIME_EMBED, dir, path.join(root, 'public/encoder')],
   { encoding: 'utf8', env: { ...process.env, RAYON_NUM_THREADS: '1' } }).trim();
-const nativeMs = Number(native.match(/best of 3 (\d+) ms/)[1]);
+const [nativeLine, shapesLine] = native.split('\n');
+const nativeMs = Number(nativeLine.match(/best of 3 (\d+) ms/)[1]);
+
+// The floor: the same batches' matrix products alone (encoder/examples/floor_embed.rs), in Chromium
+// (wasm32-wasip1, simd128: wasi-run.mjs) and natively on one core. The tab cannot embed faster.
+const cfg = JSON.parse(fs.readFileSync(path.join(root, 'public/encoder/config.json'), 'utf8'));
+const floorArgs = [cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers, cfg.num_attention_heads]
+  .map(String).concat(shapesLine.replace(/^batches: /, '').split(' '));
+const seconds = (out) => Number(out.match(/floor: ([\d.]+) s/)[1]);
+const gflops = (out) => out.match(/at (\d+) GFLOP\/s/)[1];
+const floorWasm = execFileSync('node', [path.join(root, 'tests/browser/wasi-run.mjs'), process.env.ANNOSAT_FLOOR_EMBED_WASM, ...floorArgs],
+  { encoding: 'utf8' });
+const floorNative = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_FLOOR_EMBED, ...floorArgs],
+  { encoding: 'utf8', env: { ...process.env, RAYON_NUM_THREADS: '1' } });
 
 const s = await serve();
 const ctx = await browser();
-const page = await openApp(ctx, s.url);
+const page = await openApp(ctx, s.url, '?model_workers=1'); // one model worker: the per-thread speed
 await page.setInputFiles('#upload', { name: 'bench.csv', mimeType: 'text/csv', buffer: fs.readFileSync(path.join(dir, 'votes.csv')) });
 await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
 await idle(page);
@@ -43,6 +56,10 @@ for (let i = 0; i < 3; i++) {
 await ctx.close();
 await s.close();
 const best = Math.min(...times);
-console.log(`native, one core: ${native}`);
+console.log(`native, one core: ${nativeLine}`);
 console.log(`browser model worker (one thread, headless Chromium): ${texts} texts, ${times.map((t) => t.toFixed(0)).join(', ')} ms; best ${best.toFixed(0)} ms (${(Number(texts) / best * 1000).toFixed(0)} texts/s)`);
 console.log(`ratio browser / native per thread (best vs best): ${(best / nativeMs).toFixed(2)} (goal ≤ 2)`);
+console.log(`floor, the batches' matrix products alone: wasm (headless Chromium, simd128) ${seconds(floorWasm).toFixed(3)} s `
+  + `(${gflops(floorWasm)} GFLOP/s), native on one core ${seconds(floorNative).toFixed(3)} s (${gflops(floorNative)} GFLOP/s): `
+  + `${(seconds(floorWasm) / seconds(floorNative)).toFixed(2)}x; so the tab's embedding takes at least `
+  + `${(seconds(floorWasm) * 1000 / nativeMs).toFixed(2)}x the native embedding's best`);
