@@ -66,7 +66,8 @@ print(f"floor, the group's first-layer GEMMs and AdamW passes alone: wasm (headl
 PY
 }
 {
-  echo "annosat bench-models-wasm.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -1)), $(date -u +%Y-%m-%d)"
+  vectors=AVX2; grep -qw avx512f /proc/cpuinfo && vectors=AVX-512
+  echo "annosat bench-models-wasm.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -1), $vectors), $(date -u +%Y-%m-%d)"
   node tests/browser/bench-heads-wasm.mjs | tee "$out.heads"
   floor_line
   node tests/browser/bench-minilm-wasm.mjs "${1:-300}"
