@@ -3,13 +3,12 @@
 # ratio:
 #   1. head training: one sweep group (all arms × N of the SNLI export, split seed 42, model seed 0,
 #      the group's epochs) in one model worker against natively on one core, also checked run by
-#      run against the export;
+#      run against the export, and the floor under that group: its first-layer GEMMs and AdamW
+#      passes alone (heads/examples/floor.rs), in Chromium and natively;
 #   2. MiniLM embedding: the distinct texts of the first [items] ChaosNLI-SNLI items (default 300),
 #      one model worker against natively on one core, and the floor under it: the same batches'
-#      matrix products alone (encoder/examples/floor_embed.rs), in Chromium and natively;
-#      and the floor under that group in wasm: its first-layer GEMMs and AdamW passes alone
-#      (heads/examples/floor.rs, built for wasm32-wasip1 with simd128 and run in headless Chromium
-#      by tests/browser/wasi-run.mjs) beside the same floor natively on one core;
+#      matrix products alone (encoder/examples/floor_embed.rs), in Chromium and natively (the
+#      floors built for wasm32-wasip1 with simd128, run by tests/browser/wasi-run.mjs);
 #   3. the pool: Embed and train on a 1,000-item file of tweets with 1 model worker and with 2.
 #   scripts/bench-models-wasm.sh [--docs] [items]   --docs writes the run into docs/speed.md
 #   scripts/bench-models-wasm.sh --docs-from <file>  writes a saved run's output (this script's
@@ -20,7 +19,7 @@ docs=0 saved=""
 if [ "${1:-}" = --docs ]; then docs=1; shift; fi
 if [ "${1:-}" = --docs-from ]; then docs=1 saved=$2; shift 2; fi
 out=$(mktemp)
-trap 'rm -f "$out" "$out.md" "$out.heads"' EXIT
+trap 'rm -f "$out" "$out.md"' EXIT
 if [ -n "$saved" ]; then
   grep -v '^rc=' "$saved" >"$out"
 else
@@ -28,48 +27,23 @@ bash scripts/setup.sh
 . scripts/env.sh
 ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
 export ANNOSAT_DATA
-cargo build -q --profile native --locked -p annosat-heads --example time_group
-cargo build -q --profile native --locked -p annosat-encoder --example time_embed
-cargo build -q --profile native --locked -p annosat-heads --example floor
-cargo build -q --profile native --locked -p annosat-encoder --example floor_embed
+cargo build -q --profile native --locked -p annosat-heads --example time_group --example floor
+cargo build -q --profile native --locked -p annosat-encoder --example time_embed --example floor_embed
 # The floors in wasm: built as the app is (release, simd128) for wasm32-wasip1, run in Chromium.
 rustup target list --installed 2>/dev/null | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1 >&2
 CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" cargo build -q --release --locked \
   --target wasm32-wasip1 -p annosat-heads --example floor -p annosat-encoder --example floor_embed
+export ANNOSAT_FLOOR="$CARGO_TARGET_DIR/native/examples/floor"
+export ANNOSAT_FLOOR_WASM="$CARGO_TARGET_DIR/wasm32-wasip1/release/examples/floor.wasm"
 export ANNOSAT_FLOOR_EMBED="$CARGO_TARGET_DIR/native/examples/floor_embed"
 export ANNOSAT_FLOOR_EMBED_WASM="$CARGO_TARGET_DIR/wasm32-wasip1/release/examples/floor_embed.wasm"
 export ANNOSAT_TIME_GROUP="$CARGO_TARGET_DIR/native/examples/time_group"
 export ANNOSAT_TIME_EMBED="$CARGO_TARGET_DIR/native/examples/time_embed"
 trunk build --release >/dev/null
-# The floor's shapes are the heads group's: the export's items and feature width, its heads and epochs.
-floor_line() {
-  local heads epochs native_ms shape folds wasm native
-  heads=$(sed -n 's/^browser: \([0-9]*\) heads, \([0-9]*\) epochs$/\1/p' "$out.heads")
-  epochs=$(sed -n 's/^browser: \([0-9]*\) heads, \([0-9]*\) epochs$/\2/p' "$out.heads")
-  native_ms=$(sed -n 's/^native, one core: .*best of [0-9]* \([0-9]*\) ms.*/\1/p' "$out.heads")
-  shape=$(python3 -c "
-import json, struct, sys
-b = open(sys.argv[1], 'rb').read(); n = struct.unpack('<Q', b[:8])[0]
-print(*json.loads(b[8:8 + n])['features']['shape'])" public/models/chaosnli_snli/features.safetensors)
-  folds=$(python3 -c "import json; print(json.load(open('public/models/chaosnli_snli/manifest.json'))['config'].get('folds') or '')")
-  set -- $shape $folds
-  wasm=$(node tests/browser/wasi-run.mjs "$CARGO_TARGET_DIR/wasm32-wasip1/release/examples/floor.wasm" "$1" "$2" "$heads" 64 64 "$epochs" ${3:-})
-  native=$(RAYON_NUM_THREADS=1 taskset -c 0 "$CARGO_TARGET_DIR/native/examples/floor" "$1" "$2" "$heads" 64 64 "$epochs" ${3:-})
-  python3 - "$wasm" "$native" "$native_ms" <<'PY'
-import re, sys
-wasm, native, native_ms = sys.argv[1], sys.argv[2], float(sys.argv[3])
-w, n = (float(re.search(r"floor: ([\d.]+) s", t).group(1)) for t in (wasm, native))
-gw, gn = (re.search(r"GEMMs [\d.]+ s, (\d+) GFLOP/s", t).group(1) for t in (wasm, native))
-print(f"floor, the group's first-layer GEMMs and AdamW passes alone: wasm (headless Chromium, simd128) {w:.3f} s "
-      f"(GEMMs {gw} GFLOP/s), native on one core {n:.3f} s (GEMMs {gn} GFLOP/s): {w / n:.2f}x; so the browser's "
-      f"group takes at least {w / (native_ms / 1000):.2f}x the native group's best")
-PY
-}
 {
   vectors=AVX2; grep -qw avx512f /proc/cpuinfo && vectors=AVX-512
   echo "annosat bench-models-wasm.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -1), $vectors), $(date -u +%Y-%m-%d)"
-  node tests/browser/bench-heads-wasm.mjs | tee "$out.heads"
-  floor_line
+  node tests/browser/bench-heads-wasm.mjs
   node tests/browser/bench-minilm-wasm.mjs "${1:-300}"
   node tests/browser/bench-pool.mjs 1000 2
 } | tee "$out"

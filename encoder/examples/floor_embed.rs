@@ -3,8 +3,8 @@
 //! candle's matmul as candle-transformers' `BertModel` calls it — per layer the query, key, value
 //! and output projections, the feed-forward pair, and attention's two batched products — on the
 //! batch shapes `time_embed` prints. Arbitrary values, best of three. It builds for wasm32-wasip1
-//! too, so `scripts/bench-models-wasm.sh` times it in node's V8 (the browser's wasm engine) beside
-//! the same floor natively: the tab can only embed faster than this floor if the kernels are faster.
+//! too, so `scripts/bench-models-wasm.sh` times it in headless Chromium (tests/browser/wasi-run.mjs)
+//! beside the same floor natively: the tab can only embed faster than this floor if the kernels are faster.
 //!
 //!   floor_embed <hidden> <intermediate> <layers> <attention heads> <b>x<len>…
 

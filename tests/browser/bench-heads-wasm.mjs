@@ -1,7 +1,9 @@
 // Benchmark (not a test): one sweep group — every arm × N of the SNLI export for its first split
 // (fold 0 of the 10-fold export), model seed 0, as many epochs as that group ran — trained in the
 // browser's model worker (one thread, wasm simd128) and natively on one core (taskset), in one
-// run. Prints the ratio.
+// run. Prints the ratio, and the floor under it: the group's first-layer GEMMs and AdamW passes alone
+// (heads/examples/floor.rs) in Chromium (wasm32-wasip1, simd128: wasi-run.mjs) and natively on one
+// core. The tab cannot train faster than its floor.
 //   node tests/browser/bench-heads-wasm.mjs     (scripts/bench-models-wasm.sh sets everything up)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +23,15 @@ const one = { ...process.env, RAYON_NUM_THREADS: '1' };
 const native1 = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_TIME_GROUP, ...args], { encoding: 'utf8', env: one }).trim();
 const nativeAll = execFileSync(process.env.ANNOSAT_TIME_GROUP, args, { encoding: 'utf8' }).trim();
 const ms1 = Number(native1.match(/best of 3 (\d+) ms/)[1]);
+
+// The floor's shapes are the group's: the export's items and feature width, its heads and epochs.
+const st = fs.readFileSync(path.join(dir, 'features.safetensors'));
+const [items, width] = JSON.parse(st.subarray(8, 8 + Number(st.readBigUInt64LE(0))).toString()).features.shape;
+const { folds } = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')).config;
+if (folds && split !== 0) throw new Error(`the floor times fold 0; the group is fold ${split}`);
+const floorArgs = (heads) => [items, width, heads, 64, 64, epochs].concat(folds ? [folds] : []).map(String);
+const seconds = (out) => Number(out.match(/floor: ([\d.]+) s/)[1]);
+const gflops = (out) => out.match(/GEMMs [\d.]+ s, (\d+) GFLOP\/s/)[1];
 
 const s = await serve();
 const ctx = await browser();
@@ -58,3 +69,11 @@ console.log(`native, one core: ${native1}`);
 console.log(`native, all cores: ${nativeAll}`);
 console.log(`browser model worker (one thread, headless Chromium): ${times.map((t) => t.toFixed(0)).join(', ')} ms; best ${best.toFixed(0)} ms`);
 console.log(`ratio browser / native per thread (best vs best): ${(best / ms1).toFixed(2)} (goal ≤ 2)`);
+const heads = Number(native1.match(/^(\d+) heads/)[1]);
+const floorWasm = execFileSync('node', [path.join(import.meta.dirname, 'wasi-run.mjs'), process.env.ANNOSAT_FLOOR_WASM, ...floorArgs(heads)],
+  { encoding: 'utf8' });
+const floorNative = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_FLOOR, ...floorArgs(heads)], { encoding: 'utf8', env: one });
+console.log(`floor, the group's first-layer GEMMs and AdamW passes alone: wasm (headless Chromium, simd128) `
+  + `${seconds(floorWasm).toFixed(3)} s (GEMMs ${gflops(floorWasm)} GFLOP/s), native on one core ${seconds(floorNative).toFixed(3)} s `
+  + `(GEMMs ${gflops(floorNative)} GFLOP/s): ${(seconds(floorWasm) / seconds(floorNative)).toFixed(2)}x; so the browser's `
+  + `group takes at least ${(seconds(floorWasm) * 1000 / ms1).toFixed(2)}x the native group's best`);

@@ -31,7 +31,7 @@ const floorArgs = [cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers
   .map(String).concat(shapesLine.replace(/^batches: /, '').split(' '));
 const seconds = (out) => Number(out.match(/floor: ([\d.]+) s/)[1]);
 const gflops = (out) => out.match(/at (\d+) GFLOP\/s/)[1];
-const floorWasm = execFileSync('node', [path.join(root, 'tests/browser/wasi-run.mjs'), process.env.ANNOSAT_FLOOR_EMBED_WASM, ...floorArgs],
+const floorWasm = execFileSync('node', [path.join(import.meta.dirname, 'wasi-run.mjs'), process.env.ANNOSAT_FLOOR_EMBED_WASM, ...floorArgs],
   { encoding: 'utf8' });
 const floorNative = execFileSync('taskset', ['-c', '0', process.env.ANNOSAT_FLOOR_EMBED, ...floorArgs],
   { encoding: 'utf8', env: { ...process.env, RAYON_NUM_THREADS: '1' } });
