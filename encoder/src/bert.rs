@@ -1,12 +1,14 @@
-//! BERT-family encoders (all-MiniLM-L6-v2) through candle-transformers' `BertModel`: tokenizing with
-//! per-batch padding, masked mean pooling and the checkpoint's L2 normalisation. The trainer loads a
+//! BERT-family encoders (all-MiniLM-L6-v2) through [`FrozenBert`] (candle-transformers' `BertModel`,
+//! bit for bit, with a vectorised GELU): tokenizing with per-batch padding, masked mean pooling and
+//! the checkpoint's L2 normalisation. The trainer loads a
 //! checkpoint folder (memory-mapped, or as trainable variables); the model worker loads the same
 //! files from bytes. Both embed through [`pooled_embeddings`].
 
+use crate::frozen::FrozenBert;
 use anyhow::{anyhow, Context, Result};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_transformers::models::bert::Config;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 /// Longest input in tokens. The shipped tokenizer.json pads and truncates everything to 128; we pad
@@ -37,7 +39,7 @@ pub fn normalizes(modules_json: &str) -> bool {
 /// Mean-pooled (over real tokens only: padding must not dilute short texts) and, with `normalize`,
 /// L2-normalised embeddings of `texts`: a `(texts.len(), hidden)` tensor.
 pub fn pooled_embeddings(
-    model: &BertModel,
+    model: &FrozenBert,
     tokenizer: &Tokenizer,
     device: &Device,
     normalize: bool,
@@ -45,7 +47,7 @@ pub fn pooled_embeddings(
 ) -> Result<Tensor> {
     let (_, ids, mask) = batch_inputs(tokenizer, device, texts)?;
     let types = ids.zeros_like()?;
-    let hidden = model.forward(&ids, &types, Some(&mask))?; // (b, len, dim)
+    let hidden = model.forward(&ids, &types, &mask)?; // (b, len, dim)
     masked_mean_pool(&hidden, &mask.to_dtype(DType::F32)?, normalize)
 }
 
@@ -100,7 +102,7 @@ pub fn additive_mask(mask: &Tensor) -> Result<Tensor> {
 /// L2-normalised: one row-major `(tokens × hidden)` vector per text. For token-alignment features
 /// (how well each hypothesis token is matched somewhere in the premise).
 pub fn token_states(
-    model: &BertModel,
+    model: &FrozenBert,
     tokenizer: &Tokenizer,
     device: &Device,
     texts: &[&str],
@@ -108,7 +110,7 @@ pub fn token_states(
     let (enc, ids, mask_t) = batch_inputs(tokenizer, device, texts)?;
     let b = enc.len();
     let hidden = model
-        .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
+        .forward(&ids, &ids.zeros_like()?, &mask_t)?
         .to_vec3::<f32>()?;
     let mut out = Vec::with_capacity(b);
     for (e, h) in enc.iter().zip(hidden) {
@@ -126,7 +128,7 @@ pub fn token_states(
 
 /// A frozen encoder loaded from the checkpoint's bytes (the model worker's path: it has no files).
 pub struct Bert {
-    pub model: BertModel,
+    pub model: FrozenBert,
     pub tokenizer: Tokenizer,
     pub normalize: bool,
     pub dim: usize,
@@ -147,7 +149,7 @@ impl Bert {
             .ok_or_else(|| anyhow!("config.json has no hidden_size"))? as usize;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)?;
         Ok(Bert {
-            model: BertModel::load(vb, &cfg)?,
+            model: FrozenBert::load(vb, &cfg)?,
             tokenizer: tokenizer(tokenizer_json)?,
             normalize: normalizes(modules_json),
             dim,

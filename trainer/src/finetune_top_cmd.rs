@@ -3,7 +3,7 @@
 //! whole encoder (`annosat finetune`) does not.
 //!
 //! The checkpoint's first L − T layers run once over every premise and hypothesis (candle's
-//! `BertModel` loaded with `num_hidden_layers = L − T`); the top T layers are
+//! `BertModel`, as `FrozenBert`, loaded with `num_hidden_layers = L − T`); the top T layers are
 //! [`TrainableLayer`]s loaded from the checkpoint's layers L − T … L − 1 as trainable variables
 //! (candle-transformers' own layer passes no gradient through its LayerNorms: see that module). Their
 //! output is mean-pooled over real tokens and L2-normalised as in `annosat embed`, the pair features
@@ -16,6 +16,7 @@ use crate::encoder::layer::TrainableLayer;
 use crate::finetune_head::{Head, TAG_FINETUNE_TOP};
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
+use annosat_encoder::frozen::FrozenBert;
 use annosat_heads::arms::{self, Arm, RunTargets};
 use annosat_heads::eval;
 use annosat_heads::mlp::epoch_order;
@@ -23,7 +24,7 @@ use annosat_heads::split::item_split;
 use anyhow::{bail, Context, Result};
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_transformers::models::bert::Config;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -69,7 +70,7 @@ struct States {
 }
 
 struct Split {
-    lower: BertModel,
+    lower: FrozenBert,
     tokenizer: tokenizers::Tokenizer,
     config: Config,
     weights: HashMap<String, Tensor>,
@@ -91,7 +92,7 @@ impl Split {
         // SAFETY: the checkpoint is not modified while mapped (it lives in the model cache).
         let vb =
             unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu)? };
-        let lower = BertModel::load(vb, &lower_cfg)?;
+        let lower = FrozenBert::load(vb, &lower_cfg)?;
         let tokenizer =
             annosat_encoder::bert::tokenizer(&std::fs::read(dir.join("tokenizer.json"))?)?;
         let dim = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(
@@ -114,7 +115,7 @@ impl Split {
             annosat_encoder::bert::batch_inputs(&self.tokenizer, &Device::Cpu, texts)?;
         let h = self
             .lower
-            .forward(&ids, &ids.zeros_like()?, Some(&mask_t))?
+            .forward(&ids, &ids.zeros_like()?, &mask_t)?
             .to_vec3::<f32>()?;
         Ok(enc
             .iter()

@@ -1,11 +1,13 @@
-//! BERT-family encoders (all-MiniLM-L6-v2 by default) through candle-transformers' `BertModel`.
+//! BERT-family encoders (all-MiniLM-L6-v2 by default) through `annosat_encoder::frozen::FrozenBert`
+//! (candle-transformers' `BertModel`, bit for bit, with a vectorised GELU).
 
 use super::layer::TrainableLayer;
 use super::Encoder;
+use annosat_encoder::frozen::FrozenBert;
 use anyhow::{anyhow, Context, Result};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_transformers::models::bert::Config;
 use std::path::Path;
 use tokenizers::Tokenizer;
 
@@ -17,7 +19,7 @@ pub enum Train {
 
 pub struct BertEncoder {
     /// Frozen: the whole model. Trainable: the embeddings only (0 layers); the layers are `layers`.
-    model: BertModel,
+    model: FrozenBert,
     /// Trainable layers (empty when frozen): candle-transformers' layers pass no gradient through
     /// their LayerNorms (see [`super::layer`]), so a trainable encoder runs these instead.
     layers: Vec<TrainableLayer>,
@@ -47,16 +49,16 @@ impl BertEncoder {
                 let vb = unsafe {
                     VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, device)?
                 };
-                (BertModel::load(vb, &config)?, None)
+                (FrozenBert::load(vb, &config)?, None)
             }
             Train::Trainable => {
                 let varmap = VarMap::new();
                 let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
-                // The embeddings through candle-transformers (their LayerNorm passes no gradient,
+                // The embeddings through FrozenBert (candle-nn's fused LayerNorm passes no gradient,
                 // so the embedding tables stay as in the checkpoint), every layer trainable.
                 let mut emb_cfg = config.clone();
                 emb_cfg.num_hidden_layers = 0;
-                let model = BertModel::load(vb.clone(), &emb_cfg)?;
+                let model = FrozenBert::load(vb.clone(), &emb_cfg)?;
                 layers = (0..config.num_hidden_layers)
                     .map(|i| TrainableLayer::load(vb.pp(format!("encoder.layer.{i}")), &config))
                     .collect::<Result<Vec<_>>>()?;
@@ -104,7 +106,7 @@ impl BertEncoder {
     fn embed_trainable(&self, texts: &[&str]) -> Result<Tensor> {
         let (_, ids, mask) =
             annosat_encoder::bert::batch_inputs(&self.tokenizer, &self.device, texts)?;
-        let mut h = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
+        let mut h = self.model.forward(&ids, &ids.zeros_like()?, &mask)?;
         let m = mask.to_dtype(DType::F32)?;
         let ext = annosat_encoder::bert::additive_mask(&m)?;
         for l in &self.layers {
