@@ -9,7 +9,8 @@
 #      one model worker against natively on one core, and the floor under it: the same batches'
 #      matrix products alone (encoder/examples/floor_embed.rs), in Chromium and natively (the
 #      floors built for wasm32-wasip1 with simd128, run by tests/browser/wasi-run.mjs);
-#   3. the pool: Embed and train on a 1,000-item file of tweets with 1 model worker and with 2.
+#   3. the pool: Embed and train on a 1,000-item file of tweets with 1 model worker and with 2;
+#   and the sizes of the site's three wasm files, as built for the run.
 #   scripts/bench-models-wasm.sh [--docs] [items]   --docs writes the run into docs/speed.md
 #   scripts/bench-models-wasm.sh --docs-from <file>  writes a saved run's output (this script's
 #                                                    stdout) into docs/speed.md, without running
@@ -43,6 +44,8 @@ trunk build --release >/dev/null
 {
   vectors=AVX2; grep -qw avx512f /proc/cpuinfo && vectors=AVX-512
   echo "annosat bench-models-wasm.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -1), $vectors), $(date -u +%Y-%m-%d)"
+  size() { echo "$(stat -c %s "$1") B ($(gzip -9c "$1" | wc -c) B gzipped)"; }
+  echo "wasm sizes (trunk build --release, gzip -9): page $(size dist/annosat-app-*_bg.wasm), curve worker $(size dist/annosat-worker_bg.wasm), model worker $(size dist/annosat-model-worker_bg.wasm)"
   node tests/browser/bench-heads-wasm.mjs
   node tests/browser/bench-minilm-wasm.mjs "${1:-300}"
   node tests/browser/bench-pool.mjs 1000 2

@@ -99,23 +99,7 @@ impl FrozenBert {
     }
 
     fn layer(&self, l: &Layer, h: &Tensor, ext: &Tensor) -> Result<Tensor> {
-        let (b, len, hidden) = h.dims3()?;
-        let dh = hidden / self.heads;
-        let split = |x: Tensor| {
-            x.reshape((b, len, self.heads, dh))?
-                .transpose(1, 2)?
-                .contiguous()
-        };
-        let q = split(l.query.forward(h)?)?;
-        let k = split(l.key.forward(h)?)?;
-        let v = split(l.value.forward(h)?)?;
-        let scores = (q.matmul(&k.t()?)? / (dh as f64).sqrt())?.broadcast_add(ext)?;
-        let probs = candle_nn::ops::softmax(&scores, D::Minus1)?;
-        let ctx = probs
-            .matmul(&v)?
-            .transpose(1, 2)?
-            .contiguous()?
-            .flatten_from(D::Minus2)?;
+        let ctx = attention_context([&l.query, &l.key, &l.value], h, ext, self.heads)?;
         let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + h)?)?;
         let pre = l.intermediate.forward(&a)?;
         let i = match self.act {
@@ -125,6 +109,35 @@ impl FrozenBert {
         };
         l.out_norm.forward(&(l.out.forward(&i)? + &a)?)
     }
+}
+
+/// BERT's self-attention up to its output projection: the heads' softmax-weighted values,
+/// `(b, len, hidden)`, from the states `h` `(b, len, hidden)` through the query, key and value
+/// projections `qkv`, under the additive mask `ext` `(b, 1, 1, len)`. `BertSelfAttention::forward`'s
+/// operations; every one has a backward pass, so the trainer's trainable layers run it too.
+pub fn attention_context(
+    qkv: [&Linear; 3],
+    h: &Tensor,
+    ext: &Tensor,
+    heads: usize,
+) -> Result<Tensor> {
+    let (b, len, hidden) = h.dims3()?;
+    let dh = hidden / heads;
+    let split = |x: Tensor| {
+        x.reshape((b, len, heads, dh))?
+            .transpose(1, 2)?
+            .contiguous()
+    };
+    let q = split(qkv[0].forward(h)?)?;
+    let k = split(qkv[1].forward(h)?)?;
+    let v = split(qkv[2].forward(h)?)?;
+    let scores = (q.matmul(&k.t()?)? / (dh as f64).sqrt())?.broadcast_add(ext)?;
+    let probs = candle_nn::ops::softmax(&scores, D::Minus1)?;
+    probs
+        .matmul(&v)?
+        .transpose(1, 2)?
+        .contiguous()?
+        .flatten_from(D::Minus2)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! A BERT layer that can be trained: the same computation as candle-transformers' `BertLayer`
 //! (self-attention, dense + residual + LayerNorm, GELU (erf) intermediate, dense + residual +
-//! LayerNorm), composed of candle-nn pieces that all have a backward pass.
+//! LayerNorm), composed of candle-nn pieces that all have a backward pass; the attention is
+//! `annosat_encoder::frozen::attention_context`, the frozen encoder's own.
 //!
 //! Why not candle-transformers' own layer: its LayerNorm takes candle-nn's fused fast path
 //! (`ops::layer_norm`, built with `apply_op3_no_bwd`) whenever the input is contiguous, so
@@ -11,7 +12,7 @@
 //! the commands that use it, and in trainer/tests/finetune.rs).
 
 use anyhow::Result;
-use candle_core::{Tensor, D};
+use candle_core::Tensor;
 use candle_nn::{linear, Linear, Module, VarBuilder};
 use candle_transformers::models::bert::Config;
 
@@ -72,23 +73,8 @@ impl TrainableLayer {
     /// `h`: `(batch, len, hidden)`; `mask`: BERT's additive mask `(batch, 1, 1, len)` (0 on real
     /// tokens, the most negative f32 on padding).
     pub fn forward(&self, h: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        let (b, len, hidden) = h.dims3()?;
-        let dh = hidden / self.heads;
-        let split = |x: Tensor| -> Result<Tensor> {
-            Ok(x.reshape((b, len, self.heads, dh))?
-                .transpose(1, 2)?
-                .contiguous()?)
-        };
-        let q = split(self.query.forward(h)?)?;
-        let k = split(self.key.forward(h)?)?;
-        let v = split(self.value.forward(h)?)?;
-        let scores = (q.matmul(&k.t()?)? / (dh as f64).sqrt())?.broadcast_add(mask)?;
-        let probs = candle_nn::ops::softmax(&scores, D::Minus1)?;
-        let ctx = probs
-            .matmul(&v)?
-            .transpose(1, 2)?
-            .contiguous()?
-            .reshape((b, len, hidden))?;
+        let qkv = [&self.query, &self.key, &self.value];
+        let ctx = annosat_encoder::frozen::attention_context(qkv, h, mask, self.heads)?;
         let a = self
             .attn_norm
             .forward(&(self.attn_out.forward(&ctx)? + h)?)?;
