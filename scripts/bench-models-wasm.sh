@@ -64,6 +64,11 @@ emb = num(r"ratio 1 worker / 2 workers: embedding ([\d.]+)x")
 train = num(r"ratio 1 worker / 2 workers: .*training ([\d.]+)x")
 bound = num(r"group takes at least ([\d.]+)x the native group's best")
 minilm_bound = num(r"embedding takes at least ([\d.]+)x the native embedding's best")
+# A floor is part of the whole it bounds; one above the whole means the VM slowed down during it.
+for whole, floor, what in ((heads, bound, "heads"), (minilm, minilm_bound, "MiniLM")):
+    if floor > whole:
+        sys.exit(f"bench-models-wasm: the {what} floor ({floor:.2f}x) is above the whole ({whole:.2f}x): "
+                 "the machine's speed changed during the run; docs not written, run it again")
 v = lambda ok: "**met**" if ok else "**not met**"
 # A per-thread goal whose floor in wasm is already above it cannot be met with these kernels.
 bounded = lambda ok, floor: v(ok) if ok or floor <= 2 else "**not met**: the floor alone is above 2×"
