@@ -91,12 +91,7 @@ pub fn masked_mean_pool(hidden: &Tensor, mask: &Tensor, normalize: bool) -> Resu
     Ok(pooled.broadcast_div(&norm)?)
 }
 
-/// BERT's additive attention mask from a 0/1 mask `(b, len)`: 0 on real tokens, the most negative
-/// f32 on padding, shaped `(b, 1, 1, len)` (what candle-transformers' BertModel builds inside).
-pub fn additive_mask(mask: &Tensor) -> Result<Tensor> {
-    let (b, len) = mask.dims2()?;
-    Ok(((mask.ones_like()? - mask)? * f32::MIN as f64)?.reshape((b, 1, 1, len))?)
-}
+pub use crate::frozen::additive_mask;
 
 /// Per-token output states of `texts`, real tokens only (no padding, no `[CLS]`/`[SEP]`), each
 /// L2-normalised: one row-major `(tokens × hidden)` vector per text. For token-alignment features

@@ -86,12 +86,7 @@ impl FrozenBert {
         let positions = Tensor::new(&(0..len as u32).collect::<Vec<_>>()[..], ids.device())?;
         let emb = emb.broadcast_add(&self.position.forward(&positions)?)?;
         let mut h = self.embed_norm.forward(&emb)?;
-        // BertModel's extended mask: (1 − mask)·f32::MIN as a broadcast product, (b, 1, 1, len).
-        let m = mask.unsqueeze(1)?.unsqueeze(1)?.to_dtype(h.dtype())?;
-        let min = Tensor::try_from(f32::MIN)?
-            .to_device(m.device())?
-            .to_dtype(h.dtype())?;
-        let ext = (m.ones_like()? - &m)?.broadcast_mul(&min)?;
+        let ext = additive_mask(&mask.to_dtype(h.dtype())?)?;
         for l in &self.layers {
             h = self.layer(l, &h, &ext)?;
         }
@@ -109,6 +104,18 @@ impl FrozenBert {
         };
         l.out_norm.forward(&(l.out.forward(&i)? + &a)?)
     }
+}
+
+/// BERT's additive attention mask from a 0/1 mask `(b, len)` (f32): 0 on real tokens, the most
+/// negative f32 on padding, shaped `(b, 1, 1, len)`; `BertModel`'s own operations (a broadcast
+/// product with `f32::MIN`). The one such mask of every encoder path (frozen, trainable, cached
+/// states).
+pub fn additive_mask(mask: &Tensor) -> Result<Tensor> {
+    let m = mask.unsqueeze(1)?.unsqueeze(1)?;
+    let min = Tensor::try_from(f32::MIN)?
+        .to_device(m.device())?
+        .to_dtype(m.dtype())?;
+    (m.ones_like()? - &m)?.broadcast_mul(&min)
 }
 
 /// BERT's self-attention up to its output projection: the heads' softmax-weighted values,
