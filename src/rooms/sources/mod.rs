@@ -95,7 +95,12 @@ fn measure(st: St, choice: Choice) {
             return;
         }
         match got {
-            Ok((files, name)) => src.start(files, name, st.seed.get_untracked()),
+            Ok((files, name)) => src.start(
+                files,
+                name,
+                st.seed.get_untracked(),
+                st.dataset.get_untracked(),
+            ),
             Err(e) => src.failed(e),
         }
     });
@@ -114,7 +119,7 @@ fn Status() -> impl IntoView {
     let src = st.sources;
     move || {
         match src.status.get() {
-        SourcesStatus::Idle => src.result.get().map(|r| {
+        SourcesStatus::Idle => src.shown(&st.dataset.get()).map(|r| {
             let text = format!(
                 "Computed in {:.1} s in one worker: {} reference splits × {} item resamples, {} human repeats, split seed {}.",
                 r.ms / 1000.0, r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed

@@ -31,7 +31,7 @@ pub(super) fn Result() -> impl IntoView {
     let st = expect_context::<St>();
     let src = st.sources;
     move || {
-        let r = src.result.get()?;
+        let r = src.shown(&st.dataset.get())?;
         let w = &r.report.worth;
         let pool = w.pool;
         let csv = r.report.csv();

@@ -34,6 +34,9 @@ pub struct Measured {
     pub subsets: u32,
     /// The source's name as shown ("the original dataset's 5 annotators", "judges (3 files)").
     pub source: String,
+    /// The dataset it was measured on: until new data replace the result, another dataset's
+    /// picker must not show it.
+    pub dataset: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +64,7 @@ pub struct SourcesSt {
     pub splits: RwSignal<u32>,
     pub bootstrap: RwSignal<u32>,
     /// What the job in flight is for (its result is stored with it).
-    asked: RwSignal<Option<(WorthConfig, u32, String)>>,
+    asked: RwSignal<Option<(WorthConfig, u32, String, String)>>,
 }
 
 /// The CLI's defaults (`annosat worth`): a panel's random subsets per size, human repeats.
@@ -92,10 +95,12 @@ impl SourcesSt {
         }
     }
 
-    /// Sends the measurement of `files` (named `source` in the room) to the first curve worker.
-    pub fn start(&self, files: Vec<(String, String)>, source: String, seed: u64) {
+    /// Sends the measurement of `files` (named `source` in the room) on `dataset`'s votes to the
+    /// first curve worker.
+    pub fn start(&self, files: Vec<(String, String)>, source: String, seed: u64, dataset: String) {
         let config = self.config(seed);
-        self.asked.set(Some((config.clone(), SUBSETS, source)));
+        self.asked
+            .set(Some((config.clone(), SUBSETS, source, dataset)));
         self.status.set(SourcesStatus::Busy {
             done: 0.0,
             since: crate::state::now_ms(),
@@ -116,7 +121,7 @@ impl SourcesSt {
     }
 
     pub fn finished(&self, report: Report, notes: Vec<String>, ms: f64) {
-        let Some((config, subsets, source)) = self.asked.get_untracked() else {
+        let Some((config, subsets, source, dataset)) = self.asked.get_untracked() else {
             return;
         };
         self.result.set(Some(Arc::new(Measured {
@@ -126,8 +131,15 @@ impl SourcesSt {
             config,
             subsets,
             source,
+            dataset,
         })));
         self.status.set(SourcesStatus::Idle);
+    }
+
+    /// The result, if it was measured on `dataset` (the one shown: between choosing another
+    /// dataset and its votes arriving, the old result is hidden, not shown under the new name).
+    pub fn shown(&self, dataset: &str) -> Option<Arc<Measured>> {
+        self.result.get().filter(|r| r.dataset == dataset)
     }
 
     /// The source or the settings were refused: said in the room; the page's data stay.
