@@ -1,8 +1,8 @@
 //! BERT-family encoders (all-MiniLM-L6-v2) through [`FrozenBert`] (candle-transformers' `BertModel`,
 //! bit for bit, with a vectorised GELU): tokenizing with per-batch padding, masked mean pooling and
-//! the checkpoint's L2 normalisation. The trainer loads a
-//! checkpoint folder (memory-mapped, or as trainable variables); the model worker loads the same
-//! files from bytes. Both embed through [`pooled_embeddings`].
+//! the checkpoint's L2 normalisation. The trainer loads a checkpoint folder (memory-mapped, or as
+//! trainable variables); the model worker loads the same files from bytes. Both embed through
+//! [`pooled_embeddings`].
 
 use crate::frozen::FrozenBert;
 use anyhow::{anyhow, Context, Result};
@@ -90,8 +90,6 @@ pub fn masked_mean_pool(hidden: &Tensor, mask: &Tensor, normalize: bool) -> Resu
         .clamp(1e-12, f32::MAX)?;
     Ok(pooled.broadcast_div(&norm)?)
 }
-
-pub use crate::frozen::additive_mask;
 
 /// Per-token output states of `texts`, real tokens only (no padding, no `[CLS]`/`[SEP]`), each
 /// L2-normalised: one row-major `(tokens × hidden)` vector per text. For token-alignment features

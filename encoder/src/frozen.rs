@@ -110,7 +110,7 @@ impl FrozenBert {
 /// BERT's additive attention mask from a 0/1 mask `(b, len)` (f32): 0 on real tokens, the most
 /// negative f32 on padding, shaped `(b, 1, 1, len)`; `BertModel`'s own operations (a broadcast
 /// product with `f32::MIN`). The one such mask of every encoder path (frozen, trainable, cached
-/// states).
+/// states: the trainer's `encoder::bert` and `finetune_top_cmd`).
 pub fn additive_mask(mask: &Tensor) -> Result<Tensor> {
     let m = mask.unsqueeze(1)?.unsqueeze(1)?;
     let min = Tensor::try_from(f32::MIN)?

@@ -2,8 +2,8 @@
 //! the lower layers' outputs computed once and cached — what 2 CPU cores allow where fine-tuning the
 //! whole encoder (`annosat finetune`) does not.
 //!
-//! The checkpoint's first L − T layers run once over every premise and hypothesis (candle's
-//! `BertModel`, as `FrozenBert`, loaded with `num_hidden_layers = L − T`); the top T layers are
+//! The checkpoint's first L − T layers run once over every premise and hypothesis (the encoder's
+//! `FrozenBert` loaded with `num_hidden_layers = L − T`); the top T layers are
 //! [`TrainableLayer`]s loaded from the checkpoint's layers L − T … L − 1 as trainable variables
 //! (candle-transformers' own layer passes no gradient through its LayerNorms: see that module). Their
 //! output is mean-pooled over real tokens and L2-normalised as in `annosat embed`, the pair features
@@ -180,7 +180,7 @@ fn pooled(top: Option<&Top>, cache: &[States], which: &[usize], dim: usize) -> R
     let mut h = Tensor::from_vec(h, (b, len, dim), &Device::Cpu)?;
     let m = Tensor::from_vec(mask, (b, len), &Device::Cpu)?;
     if let Some(top) = top {
-        h = top.forward(&h, &annosat_encoder::bert::additive_mask(&m)?)?;
+        h = top.forward(&h, &annosat_encoder::frozen::additive_mask(&m)?)?;
     }
     annosat_encoder::bert::masked_mean_pool(&h, &m, true)
 }

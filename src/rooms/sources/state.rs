@@ -64,7 +64,16 @@ pub struct SourcesSt {
     pub splits: RwSignal<u32>,
     pub bootstrap: RwSignal<u32>,
     /// What the job in flight is for (its result is stored with it).
-    asked: RwSignal<Option<(WorthConfig, u32, String, String)>>,
+    asked: RwSignal<Option<Asked>>,
+}
+
+/// What a measurement was asked: kept while it runs, stored in its [`Measured`].
+#[derive(Debug, Clone, PartialEq)]
+struct Asked {
+    config: WorthConfig,
+    subsets: u32,
+    source: String,
+    dataset: String,
 }
 
 /// The CLI's defaults (`annosat worth`): a panel's random subsets per size, human repeats.
@@ -99,8 +108,12 @@ impl SourcesSt {
     /// first curve worker.
     pub fn start(&self, files: Vec<(String, String)>, source: String, seed: u64, dataset: String) {
         let config = self.config(seed);
-        self.asked
-            .set(Some((config.clone(), SUBSETS, source, dataset)));
+        self.asked.set(Some(Asked {
+            config: config.clone(),
+            subsets: SUBSETS,
+            source,
+            dataset,
+        }));
         self.status.set(SourcesStatus::Busy {
             done: 0.0,
             since: crate::state::now_ms(),
@@ -121,7 +134,13 @@ impl SourcesSt {
     }
 
     pub fn finished(&self, report: Report, notes: Vec<String>, ms: f64) {
-        let Some((config, subsets, source, dataset)) = self.asked.get_untracked() else {
+        let Some(Asked {
+            config,
+            subsets,
+            source,
+            dataset,
+        }) = self.asked.get_untracked()
+        else {
             return;
         };
         self.result.set(Some(Arc::new(Measured {

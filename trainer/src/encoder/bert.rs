@@ -108,7 +108,7 @@ impl BertEncoder {
             annosat_encoder::bert::batch_inputs(&self.tokenizer, &self.device, texts)?;
         let mut h = self.model.forward(&ids, &ids.zeros_like()?, &mask)?;
         let m = mask.to_dtype(DType::F32)?;
-        let ext = annosat_encoder::bert::additive_mask(&m)?;
+        let ext = annosat_encoder::frozen::additive_mask(&m)?;
         for l in &self.layers {
             h = l.forward(&h, &ext)?;
         }
