@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# extrapolation-check.sh - how far `annosat extrapolate` can be trusted: ChaosNLI SNLI, MNLI and
-# αNLI (100 votes per item) cut to 5, 10 and 20 votes, extrapolated back to 100 and compared with
-# their own curves (scripts/extrapolation_check.py). --readme writes the table into docs/plan.md,
-# between <!-- extrapolation:begin --> and <!-- extrapolation:end -->.
+# extrapolation-check.sh - how far `annosat extrapolate` can be trusted: the dense sets (ChaosNLI
+# SNLI, MNLI and αNLI, KonIQ-10k when present, CIFAR-10H, Pavlick & Kwiatkowski's NLI) cut to 3, 5,
+# 10 and 20 votes with 5 seeds, extrapolated back and compared with their own 90% points
+# (scripts/extrapolation_check.py).
 #
-#   scripts/extrapolation-check.sh [--readme]
+#   scripts/extrapolation-check.sh               print the check table
+#   scripts/extrapolation-check.sh --calibrate   also write the identification margins it measures
+#                                                into core/src/extrapolate/calibration.rs
+#   scripts/extrapolation-check.sh --docs        also write the table into docs/intervals.md
+#                                                (run after --calibrate and a rebuild: the table
+#                                                shows the intervals of the binary it ran)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -13,9 +18,9 @@ ANNOSAT_DATA=$(bash scripts/fetch-data.sh)
 start=$(date +%s)
 cargo build -q --locked --profile native -p annosat-trainer --no-default-features
 bin="$CARGO_TARGET_DIR/native/annosat"
-if [ "${1:-}" = --readme ]; then
-  python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" --readme docs/plan.md
-else
-  python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA"
-fi
+case "${1:-}" in
+  --calibrate) python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" --calibrate core/src/extrapolate/calibration.rs ;;
+  --docs) python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" --docs docs/intervals.md ;;
+  *) python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" ;;
+esac
 echo "extrapolation-check: $(( $(date +%s) - start )) s" >&2

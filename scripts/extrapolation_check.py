@@ -1,140 +1,206 @@
 #!/usr/bin/env python3
-"""How far `annosat extrapolate` can be trusted, on data that have the votes.
+"""How far `annosat extrapolate` can be trusted, on data that have the votes; and the
+identification margins calibrated from that (core/src/extrapolate/identification.rs).
 
-Each dense dataset (ChaosNLI SNLI, MNLI and αNLI: 100 votes per item; CIFAR-10H: 47 or more) is cut
-to M = 5, 10 and 20 votes per item, extrapolated back and compared with its own curves (`annosat
-extrapolate --check`); the first tables give (extrapolated − actual) / |actual| in percent per metric,
-M and N. The fit check of the prior on the full votes says how well it describes each set. The last
-table compares the 90% points themselves, over three cuts (seeds): the extrapolated point, its 95%
-interval over items (the prior refitted on every item resample) and whether that interval contains
-the point of the data that have the votes; the coverage is counted over every set, metric, M and seed.
+Each dense dataset (ChaosNLI SNLI, MNLI and αNLI: 100 votes per item; KonIQ-10k: 93 or more, when
+present; CIFAR-10H: 47 or more; Pavlick & Kwiatkowski's NLI: 40 or more) is cut to M = 3, 5, 10 and
+20 votes per item with 5 seeds, extrapolated back to the votes it has and compared with its own
+90% points (`annosat extrapolate --check`).
 
-  scripts/extrapolation_check.py ANNOSAT_BIN DATA_DIR [--readme docs/plan.md]
+  --calibrate FILE  writes the margins (per metric and M: a prediction interval of the ratio real
+                    point / extrapolated point for one more set like these) as Rust into FILE
+  --docs FILE       writes the check table into FILE between <!-- extrapolation:begin/end -->
+
+  scripts/extrapolation_check.py ANNOSAT_BIN DATA_DIR [--calibrate FILE] [--docs FILE]
 """
-import csv
-import io
 import json
+import math
+import os
+import statistics
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
-# (set, votes per item every item has: the reference the cut data are extrapolated back to)
-SETS = [("chaosnli_snli", 100), ("chaosnli_mnli", 100), ("chaosnli_alphanli", 100), ("cifar10h", 47)]
-SEEDS = 3
-MS = "5,10,20"
-NS = [2, 5, 10, 20, 50]
+# (set, path under the data directory (or beside it), votes every checked item is cut to: M')
+SETS = [
+    ("chaosnli_snli", "chaosnli_snli", 100),
+    ("chaosnli_mnli", "chaosnli_mnli", 100),
+    ("chaosnli_alphanli", "chaosnli_alphanli", 100),
+    ("koniq10k", "koniq10k", 93),
+    ("cifar10h", "cifar10h", 47),
+    ("pavlick2019_nli", "pavlick2019_nli", 40),
+]
+MS = [3, 5, 10, 20]
+SEEDS = 5
 REPEATS = "20"
 METRICS = ["kl", "jsd", "entropy_corr", "majority_agreement"]
+# t(0.975, df) for the prediction interval over sets.
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+RUST_NAME = {"kl": "Kl", "jsd": "Jsd", "entropy_corr": "EntropyCorr", "majority_agreement": "MajorityAgreement"}
 
 
-def run(binary, *args):
-    return subprocess.run([binary, *args], check=True, capture_output=True, text=True).stdout
+def votes_file(data, path):
+    """The set's votes: in the data directory, or beside it under incoming/ (data an issue brings)."""
+    for d in (data, os.path.join(data, "..", "incoming")):
+        f = os.path.join(d, path, "votes.csv")
+        if os.path.exists(f):
+            return f
+    return None
 
 
-def points_table(point_rows):
-    """The 90% points: full data vs extrapolated from M votes, per seed, and the coverage."""
+def check(binary, name, votes, ref):
+    args = [binary, "extrapolate", "--votes", votes, "--reference-votes", str(ref), "--check",
+            ",".join(map(str, MS)), "--check-seeds", str(SEEDS), "--n", "2", "--repeats", REPEATS,
+            "--format", "json"]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return name, ref, json.loads(out)["points"]
+
+
+def margin(ratios_by_set):
+    """Prediction interval of log(real / extrapolated) for one more set: per set the mean, then
+    mean ± t(0.975, S − 1)·√((1 + 1/S)·between² + within²); returned as ratios (lo ≤ 1 ≤ hi)."""
+    sets = [v for v in ratios_by_set.values() if v]
+    if len(sets) < 2:
+        return None
+    logs = [[math.log(r) for r in v] for v in sets]
+    means = [statistics.fmean(v) for v in logs]
+    s = len(means)
+    centre = statistics.fmean(means)
+    between = statistics.variance(means)
+    resid = [x - m for v, m in zip(logs, means) for x in v]
+    dof = sum(len(v) - 1 for v in logs)
+    within = sum(r * r for r in resid) / dof if dof > 0 else 0.0
+    half = T975[min(s - 1, 10)] * math.sqrt((1 + 1 / s) * between + within)
+    return min(1.0, math.exp(centre - half)), max(1.0, math.exp(centre + half))
+
+
+def widened(p, m, grid_end):
+    """The product's interval as identification::widen computes it (None ends stay open, and so
+    does an end past the curves' last N)."""
+    lo, hi = p["items_lo"], p["items_hi"]
+    point = p["extrapolated"]
+    if point is None or m is None:
+        return lo, hi
+    down = max(1, math.floor(point * m[0]))
+    up = math.ceil(point * m[1])
+    lo = min(down if lo is None else min(lo, down), point)
+    hi = None if hi is None or up > grid_end else max(hi, up, point)
+    return lo, hi
+
+
+def holds(actual, lo, hi):
+    return lo is not None and lo <= actual and (hi is None or actual <= hi)
+
+
+def ratios(points, metric, m, leave_out=None):
+    by_set = {}
+    for name, _, p in points:
+        if p["metric"] == metric and p["m"] == m and name != leave_out and p["actual"] and p["extrapolated"]:
+            by_set.setdefault(name, []).append(p["actual"] / p["extrapolated"])
+    return by_set
+
+
+def calibrate(points):
+    """Margins per (metric, M), with the checks held when each set is left out of its margin."""
+    rows = []
+    names = sorted({n for n, _, _ in points})
+    for m in MS:
+        for metric in ["jsd", "entropy_corr", "kl", "majority_agreement"]:
+            mg = margin(ratios(points, metric, m))
+            checks = held = 0
+            for name in names:
+                out = margin(ratios(points, metric, m, leave_out=name))
+                for n, ref, p in points:
+                    if n == name and p["metric"] == metric and p["m"] == m and p["actual"] is not None:
+                        checks += 1
+                        held += holds(p["actual"], *widened(p, out, ref))
+            rows.append((metric, m, mg or (1.0, 1.0), checks, len(names), held))
+    return rows
+
+
+def write_rust(path, rows):
+    lines = ["//! Written by `scripts/extrapolation-check.sh --calibrate` from its run; do not edit by hand.",
+             "//! The identification margins ([`super::identification`]) per metric and vote count.", "",
+             "use super::identification::Margin;", "use crate::curves::Metric;", "",
+             "#[rustfmt::skip]", "pub const CALIBRATION: &[Margin] = &["]
+    for metric, m, (lo, hi), checks, sets, held in rows:
+        lines.append(f"    Margin {{ metric: Metric::{RUST_NAME[metric]}, votes: {m}, lo: {lo:.4f}, hi: {hi:.4f}, "
+                     f"checks: {checks}, sets: {sets}, held_out_covered: {held} }},")
+    lines.append("];")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def report(points, rows, command):
     fmt = lambda v: "–" if v is None else str(v)
-    out = ["**The 90% point itself**: the data's own point with all M' votes, and per cut (seed) the point "
-           "extrapolated from M votes with its 95% interval over items; ✓ where the interval contains the "
-           "data's point.", "",
-           "| set | metric | M | with M' votes | " + " | ".join(f"seed {i + 1}" for i in range(SEEDS)) + " | mean error |",
-           "|---|---|---|---|" + "---|" * SEEDS + "---|"]
+    out = [f"Written by `{command}` from its run (per set: `annosat extrapolate --votes F --reference-votes M' "
+           f"--check {','.join(map(str, MS))} --check-seeds {SEEDS} --repeats {REPEATS} --format json`). "
+           "Each check cuts the items to M votes, extrapolates back to the M' votes they have and compares "
+           "the 90% point with the one the M' votes give. *Held*: checks whose interval contains the real "
+           "point — with the item bootstrap alone, with the product's interval (bootstrap joined with the "
+           "margin), and with the margin recomputed without the checked set (what to expect on data nobody "
+           "tuned to). Half-widths are in percent of the point; an open upper end counts as M'.", "",
+           "| metric | M | checks | held: items only | held: with the margin | held: margin without the set | "
+           "mean error of the point | median half-width | margin (ratio) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for metric, m, (lo, hi), checks, sets, held in rows:
+        refs = [(ref, p) for _, ref, p in points if p["metric"] == metric and p["m"] == m and p["actual"] is not None]
+        ps = [p for _, p in refs]
+        raw = sum(holds(p["actual"], p["items_lo"], p["items_hi"]) for p in ps)
+        prod = sum(bool(p["contained"]) for p in ps)
+        errs = [100 * (p["extrapolated"] - p["actual"]) / p["actual"] for p in ps if p["extrapolated"]]
+        # An open upper end ("more than M'") counts as M'.
+        widths = [100 * ((ref if p["hi"] is None else p["hi"]) - p["lo"]) / 2 / p["extrapolated"]
+                  for ref, p in refs if p["extrapolated"] and p["lo"] is not None]
+        width = f"±{statistics.median(widths):.0f}%" if widths else "–"
+        out.append(f"| {metric} | {m} | {len(ps)} | {raw} | {prod} ({100 * prod / max(len(ps), 1):.0f}%) | "
+                   f"{held} ({100 * held / max(checks, 1):.0f}%) | {statistics.fmean(errs):+.1f}% | {width} | "
+                   f"{lo:.2f}–{hi:.2f} |")
+    out += ["", "Per set and cut: the point the M' votes give, and the extrapolated point with its interval "
+            "(✓ where it holds the real one).", "",
+            "| set | metric | M | with M' votes | " + " | ".join(f"seed {i + 1}" for i in range(SEEDS)) + " |",
+            "|---|---|---|---|" + "---|" * SEEDS]
     groups = {}
-    for name, ref, p in point_rows:
+    for name, ref, p in points:
         groups.setdefault((name, ref, p["metric"], p["m"]), []).append(p)
-    by_metric, total, hit = {}, 0, 0
     for (name, ref, metric, m), ps in groups.items():
         ps.sort(key=lambda p: p["seed"])
-        cells = []
-        for p in ps:
-            mark = {True: " ✓", False: " ✗", None: ""}[p["contained"]]
-            cells.append(f"{fmt(p['extrapolated'])} ({fmt(p['lo'])}–{fmt(p['hi'])}){mark}")
-            if p["contained"] is not None:
-                total += 1
-                hit += p["contained"]
-                t = by_metric.setdefault(metric, [0, 0])
-                t[0] += p["contained"]
-                t[1] += 1
-        errs = [p["error"] for p in ps if p["error"] is not None]
-        mean_err = f"{sum(errs) / len(errs):+.1f}" if errs else "–"
-        actual = ps[0]["actual"]
-        out.append(f"| {name} | {metric} | {m} | {fmt(actual)} | " + " | ".join(cells) + f" | {mean_err} |")
-    share = 100 * hit / max(total, 1)
-    per = ", ".join(f"{m} {a} of {b}" for m, (a, b) in by_metric.items())
-    out += ["", f"Coverage: the extrapolated 90% point's interval over items contained the point of the data "
-            f"that have the votes in {hit} of {total} checks ({share:.0f}%; {per})."]
-    # Where the misses come from: the mean error per metric and M, over every set and seed.
-    errs = {}
-    for _, _, p in point_rows:
-        if p["error"] is not None:
-            errs.setdefault(p["metric"], {}).setdefault(p["m"], []).append(p["error"])
-    parts = []
-    for metric, by_m in errs.items():
-        cells = ", ".join(f"{sum(v) / len(v):+.1f} from {m}" for m, v in sorted(by_m.items()))
-        low = sum(e < 0 for v in by_m.values() for e in v)
-        n = sum(len(v) for v in by_m.values())
-        parts.append(f"{metric} {cells} (below the data's point in {low} of {n})")
-    out.append("Mean error of the extrapolated point in N, per metric and M over every set and seed: "
-               + "; ".join(parts) + ". An error of one sign in most checks is a bias of the prior's model, "
-               "which the interval over items does not hold.")
+        cells = [f"{fmt(p['extrapolated'])} ({fmt(p['lo'])}–{fmt(p['hi'])})"
+                 + {True: " ✓", False: " ✗", None: ""}[p["contained"]] for p in ps]
+        out.append(f"| {name} (M' = {ref}) | {metric} | {m} | {fmt(ps[0]['actual'])} | " + " | ".join(cells) + " |")
     return out
 
 
 def main():
     binary, data = sys.argv[1], sys.argv[2]
-    readme = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--readme" else None
-    command = "scripts/extrapolation-check.sh" + (" --readme" if readme else "")
-    lines = [f"Written by `{command}` from its run (`annosat extrapolate --check {MS} --check-seeds {SEEDS} "
-             f"--reference-votes M' --n {','.join(map(str, NS))} --repeats {REPEATS} --format json` per set): "
-             "relative error of the extrapolated mean, (extrapolated − actual) / |actual|, in percent "
-             "(first seed).", ""]
-    worst, worst_one = {}, {}
-    point_rows = []
-    for name, ref in SETS:
-        votes = f"{data}/{name}/votes.csv"
-        fit = json.loads(run(binary, "extrapolate", "--votes", votes, "--reference-votes", str(ref), "--n", "2",
-                             "--repeats", "2", "--draws", "1", "--bootstrap", "0", "--format", "json"))
-        tv = fit["fit_check"]["total_variation"]
-        checked = json.loads(run(
-            binary, "extrapolate", "--votes", votes, "--reference-votes", str(ref), "--check", MS,
-            "--check-seeds", str(SEEDS), "--n", ",".join(map(str, NS)), "--repeats", REPEATS, "--format", "json"))
-        first = min(r["seed"] for r in checked["rows"])
-        rows = [r for r in checked["rows"] if r["seed"] == first]
-        point_rows += [(name, ref, p) for p in checked["points"]]
-        err = {(r["metric"], int(r["m"]), int(r["n"])): r["relative_error"] for r in rows}
-        # The same check with one Dirichlet forced: what the mixture (BIC's choice) changes.
-        for r in csv.DictReader(io.StringIO(run(
-                binary, "extrapolate", "--votes", votes, "--reference-votes", str(ref), "--check", MS,
-                "--n", ",".join(map(str, NS)), "--repeats", REPEATS, "--components", "1", "--bootstrap", "0"))):
-            if r["relative_error"] and r["metric"] in ("kl", "jsd"):
-                key = (name, int(r["m"]))
-                worst_one[key] = max(worst_one.get(key, 0.0), abs(float(r["relative_error"])))
-        chosen = len(fit["prior"]["components"])
-        lines += [f"**{name}** (prior on its {ref} votes: {chosen} Dirichlet{'s' if chosen > 1 else ''} by BIC, "
-                  f"fit-check total variation {tv:.3f})", "",
-                  "| metric | M | " + " | ".join(f"N={n}" for n in NS) + " |",
-                  "|---|---|" + "---|" * len(NS)]
-        for metric in METRICS:
-            for m in map(int, MS.split(",")):
-                cells = []
-                for n in NS:
-                    e = err.get((metric, m, n))
-                    cells.append(f"{100 * float(e):+.1f}" if e is not None else "–")
-                    if e is not None and metric in ("kl", "jsd"):
-                        key = (name, m)
-                        worst[key] = max(worst.get(key, 0.0), abs(float(e)))
-                lines.append(f"| {metric} | {m} | " + " | ".join(cells) + " |")
-        lines.append("")
-    summary = "; ".join(f"{name} from M={m}: {100 * w:.1f}% ({100 * worst_one[(name, m)]:.1f}%)"
-                        for (name, m), w in sorted(worst.items()))
-    lines.append("Largest KL or JS-distance error over N with the prior BIC chose (in brackets: one Dirichlet "
-                 f"forced, `--components 1`): {summary}.")
-    lines += ["", *points_table(point_rows)]
-    text = "\n".join(lines)
+    opts = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    sets = [(n, votes_file(data, p), ref) for n, p, ref in SETS]
+    missing = [n for n, f, _ in sets if f is None]
+    if missing:
+        print(f"extrapolation-check: not found, left out: {', '.join(missing)}", file=sys.stderr)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        done = list(pool.map(lambda s: check(binary, *s), [s for s in sets if s[1]]))
+    points = [(name, ref, p) for name, ref, ps in done for p in ps]
+    rows = calibrate(points)
+    if "--calibrate" in opts:
+        write_rust(opts["--calibrate"], rows)
+    else:
+        # The table shows the binary's intervals: its margins must be the ones this run measures.
+        import re
+        built = re.findall(r"metric: Metric::(\w+), votes: (\d+), lo: ([\d.]+), hi: ([\d.]+)",
+                           open("core/src/extrapolate/calibration.rs").read())
+        want = {(RUST_NAME[m], str(v)): (f"{lo:.4f}", f"{hi:.4f}") for m, v, (lo, hi), *_ in rows}
+        stale = [b for b in built if want.get((b[0], b[1])) != (b[2], b[3])]
+        if stale or len(built) != len(want):
+            sys.exit(f"extrapolation-check: core/src/extrapolate/calibration.rs differs from this run's margins "
+                     f"({len(stale)} rows); run scripts/extrapolation-check.sh --calibrate and rebuild first")
+    command = "scripts/extrapolation-check.sh" + (" --docs" if "--docs" in opts else "")
+    text = "\n".join(report(points, rows, command))
     print(text)
-    if readme:
+    if "--docs" in opts:
         sys.path.insert(0, "scripts")
         from bench_readme import write_block
-        write_block(readme, "extrapolation", [text])
+        write_block(opts["--docs"], "extrapolation", [text])
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 //! reaches into the other).
 
 use crate::plot::{self, Geom, Look, XAxis};
+use annosat_core::answer::Extrapolated;
 use annosat_core::curves::{Curves, ItemBands, Metric, Saturation};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -40,9 +41,18 @@ pub(crate) const LOOK: Look = Look {
     y_decimals: 2,
 };
 
+/// The curve a bounded metric's headline is read from, drawn over the within-data one: the
+/// extrapolated curves, their item band, and the headline's point with its interval.
+pub struct Overlay<'a> {
+    pub curves: &'a Curves,
+    pub bands: Option<&'a ItemBands>,
+    pub answer: &'a Extrapolated,
+}
+
 /// Draws one panel, with the red N marker when `n` is given (exports; on the page the marker is an
 /// element over the canvas, so dragging N redraws nothing); the band is over items when `items`
-/// is given, else over repeats; errors are plotters'.
+/// is given, else over repeats; `overlay` adds the extrapolated curve the headline is read from.
+/// Errors are plotters'.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &Curves,
@@ -50,35 +60,28 @@ pub fn draw<DB: DrawingBackend>(
     n: Option<u32>,
     (sat, items, bounded): (Saturation, Option<&ItemBands>, bool),
     logx: bool,
+    overlay: Option<&Overlay>,
 ) -> Result<Geom, String> {
-    let pts: Vec<_> = c
-        .points(m)
-        .into_iter()
-        .enumerate()
-        .filter(|(_, p)| p.mean.is_some())
-        .map(|(g, mut p)| {
-            if let Some(b) = items {
-                (p.lo, p.hi) = b.band(m, g);
-            }
-            p
-        })
-        .collect();
-    let lo = pts
-        .iter()
+    let pts = banded(c, m, items);
+    let ext = overlay.map(|o| banded(o.curves, m, o.bands));
+    let all = || pts.iter().chain(ext.iter().flatten());
+    let lo = all()
         .filter_map(|p| p.lo)
         .fold(f64::INFINITY, f64::min)
         .min(0.0);
-    let hi = pts
-        .iter()
-        .filter_map(|p| p.hi)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let hi = all().filter_map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
     let hi = if hi > lo {
         hi + 0.05 * (hi - lo)
     } else {
         lo + 1.0
     };
+    let x_max = overlay
+        .and_then(|o| o.curves.grid.last())
+        .max(c.grid.last())
+        .copied()
+        .unwrap_or(1);
     let x = XAxis {
-        x_max: *c.grid.last().unwrap_or(&1) as f64,
+        x_max: x_max as f64,
         logx,
     };
     let mut chart = plot::frame(root, LOOK, title(m), Some(y_desc(m)), x, (lo, hi))?;
@@ -95,6 +98,9 @@ pub fn draw<DB: DrawingBackend>(
             blue.stroke_width(2),
         ))
         .map_err(plot::err)?;
+    if let (Some(o), Some(ext)) = (overlay, &ext) {
+        draw_overlay(&mut chart, x, o, ext, (lo, hi))?;
+    }
     if let Some(sn) = sat.n {
         let text = if bounded {
             format!("{:.0}% by N={sn}, bounded by the votes", sat.x * 100.0)
@@ -110,4 +116,73 @@ pub fn draw<DB: DrawingBackend>(
         plot::point_marker(&mut chart, x, sn, label, (lo, hi))?;
     }
     plot::finish(root, chart, x, n, (lo, hi))
+}
+
+/// A metric's points with the band over items where `items` is given (else over repeats).
+fn banded(
+    c: &Curves,
+    m: Metric,
+    items: Option<&ItemBands>,
+) -> Vec<annosat_core::curves::CurvePoint> {
+    c.points(m)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.mean.is_some())
+        .map(|(g, mut p)| {
+            if let Some(b) = items {
+                (p.lo, p.hi) = b.band(m, g);
+            }
+            p
+        })
+        .collect()
+}
+
+/// The extrapolated curve in orange with its band, and the headline's point with its interval as
+/// a shaded column.
+fn draw_overlay<DB: DrawingBackend>(
+    chart: &mut plot::Chart<'_, DB>,
+    x: XAxis,
+    o: &Overlay,
+    pts: &[annosat_core::curves::CurvePoint],
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    let orange = RGBColor(234, 88, 12);
+    let point = &o.answer.answer.point;
+    if let Some(iv) = &point.items {
+        let a = x.at(iv.lo.unwrap_or(1) as f64);
+        let b = x.at(iv.hi.map_or(x.x_max, |h| h as f64));
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(a, lo), (b, hi)],
+                orange.mix(0.08).filled(),
+            )))
+            .map_err(plot::err)?;
+    }
+    let band: Vec<(u32, f64, f64)> = pts
+        .iter()
+        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
+        .collect();
+    plot::band(chart, x, &band, orange.mix(0.15))?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter()
+                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
+            orange.stroke_width(2),
+        ))
+        .map_err(plot::err)?;
+    if let Some(pn) = point.n {
+        let text = match point.items.and_then(|iv| iv.lo.zip(iv.hi)) {
+            Some((a, b)) => format!("extrapolated: about {pn} ({a}–{b})"),
+            None => format!("extrapolated: about {pn}"),
+        };
+        let label = plot::PointLabel {
+            text,
+            colour: orange,
+            font_px: 14,
+            flip_past: 0.6,
+        };
+        // Below the within-data label, so the two never overlap.
+        plot::point_marker(chart, x, pn, label, (lo, hi - 0.08 * (hi - lo)))?;
+    }
+    Ok(())
 }

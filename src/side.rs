@@ -84,7 +84,7 @@ pub fn DataCard() -> impl IntoView {
             <select id="dataset" on:change=on_pick>{options}</select>
             {move || (st.dataset.get() == SYNTHETIC).then(|| view! { <crate::synth_view::SynthControls /> })}
             {about}
-            {move || st.notes.get().into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
+            {move || st.notes.get().into_iter().map(|n| view! { <p class="note load-note">{n}</p> }).collect_view()}
             <Upload />
         </section>
     }

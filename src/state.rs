@@ -269,20 +269,53 @@ impl St {
             .or_else(|| self.plan.result.get().filter(fits))
     }
 
+    /// Every metric's extrapolated answer from the headline's extrapolation, when it is in
+    /// (`Extrapolated::of`, the CLI's builder); with the result it was read from.
+    pub fn extrapolated(
+        &self,
+    ) -> Option<(
+        Arc<crate::plan_jobs::PlanResult>,
+        Vec<annosat_core::answer::Extrapolated>,
+    )> {
+        use annosat_core::extrapolate::ReferenceVotes;
+        let answers = self.answers();
+        let r = self.headline_result()?;
+        let to = self.headline_to.get();
+        let reference = if to == 0 {
+            ReferenceVotes::Truth
+        } else {
+            ReferenceVotes::Votes(to)
+        };
+        let ext = answers
+            .iter()
+            .map(|a| {
+                annosat_core::answer::Extrapolated::of(
+                    a,
+                    reference,
+                    (&r.curves, r.bands.as_ref()),
+                    r.check.total_variation,
+                )
+            })
+            .collect();
+        Some((r, ext))
+    }
+
     /// Where a metric's own point is bounded by the votes, asks the first worker for the
     /// extrapolation the headline needs (unless it is there or on its way); `again` also after
     /// a Stop or a failure.
     pub fn extrapolate_headline(&self, again: bool) {
         let x = self.x.get_untracked() as f64 / 100.0;
-        let bounded = self
-            .answers_of(
-                &Metric::ALL,
-                x,
-                self.eps.get_untracked(),
-                self.bands.get_untracked(),
-            )
-            .iter()
-            .any(|a| a.bounded_by_votes);
+        let answers = self.answers_of(
+            &Metric::ALL,
+            x,
+            self.eps.get_untracked(),
+            self.bands.get_untracked(),
+        );
+        // Too few items or votes: the headline says so in words, and nothing is extrapolated.
+        let bounded = answers.iter().any(|a| a.bounded_by_votes)
+            && answers
+                .first()
+                .is_some_and(|a| a.cannot_extrapolate().is_none());
         let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
         let fits = |r: &Option<Arc<crate::plan_jobs::PlanResult>>| {
             r.as_ref().is_some_and(|r| {

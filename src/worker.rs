@@ -18,6 +18,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
     static TABLE: RefCell<Option<VoteTable>> = const { RefCell::new(None) };
+    /// `TABLE` with ragged items cut to the count most items reach (and to the app's N axis),
+    /// where that cut anything: what the curves and extrapolations read (`curves::cap`).
+    static CAPPED: RefCell<Option<VoteTable>> = const { RefCell::new(None) };
     /// The current table when it is multilabel (then `TABLE` is empty, and the other way round).
     static ML_TABLE: RefCell<Option<MultilabelTable>> = const { RefCell::new(None) };
 }
@@ -208,6 +211,13 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                         Loaded::Single(t) => (Some(t), None),
                         Loaded::Multi(t) => (None, Some(t)),
                     };
+                    let capped = single.as_ref().and_then(|t| {
+                        annosat_core::curves::cap::cap_votes(t, Some(limits::MAX_VOTES_PER_ITEM))
+                    });
+                    if let Some((_, cap)) = &capped {
+                        notes.push(cap.note());
+                    }
+                    CAPPED.with(|c| *c.borrow_mut() = capped.map(|(t, _)| t));
                     TABLE.with(|c| *c.borrow_mut() = single);
                     ML_TABLE.with(|c| *c.borrow_mut() = multi);
                     Response::Loaded { id, summary, notes }
@@ -216,33 +226,41 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 Err(message) => Response::Error { id, message },
             }
         }
-        Request::Compute { id, config, part } => with_table(id, |t| {
-            let t0 = now_ms();
-            let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
-            match compute_in_two_passes(id, t, &config, range, t0) {
-                Ok(curves) => Response::Curves {
-                    id,
-                    curves,
-                    ms: now_ms() - t0,
-                },
-                Err(e) => Response::Error {
-                    id,
-                    message: e.to_string(),
-                },
-            }
-        }),
-        Request::Plan { id, job } => with_table(id, |t| {
-            let t0 = now_ms();
-            let mut p = progress(id, "plan");
-            match plan(t, job, &mut |done| p(done)) {
-                Ok(outcome) => Response::Planned {
-                    id,
-                    outcome,
-                    ms: now_ms() - t0,
-                },
-                Err(message) => Response::Error { id, message },
-            }
-        }),
+        Request::Compute { id, config, part } => {
+            let full = config.reference == annosat_core::curves::Reference::Full;
+            with_curve_table(id, full, |t| {
+                let t0 = now_ms();
+                let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
+                match compute_in_two_passes(id, t, &config, range, t0) {
+                    Ok(curves) => Response::Curves {
+                        id,
+                        curves,
+                        ms: now_ms() - t0,
+                    },
+                    Err(e) => Response::Error {
+                        id,
+                        message: e.to_string(),
+                    },
+                }
+            })
+        }
+        Request::Plan { id, job } => {
+            // The extrapolation reads the curves' table; the other tools the whole file, as
+            // their CLI commands do.
+            let capped = matches!(&job, PlanJob::Extrapolate(_));
+            with_curve_table(id, capped, |t| {
+                let t0 = now_ms();
+                let mut p = progress(id, "plan");
+                match plan(t, job, &mut |done| p(done)) {
+                    Ok(outcome) => Response::Planned {
+                        id,
+                        outcome,
+                        ms: now_ms() - t0,
+                    },
+                    Err(message) => Response::Error { id, message },
+                }
+            })
+        }
         Request::Worth { id, job } => with_table(id, |t| {
             let start = now_ms();
             let mut p = progress(id, "worth");
@@ -276,7 +294,8 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
             }
         }),
         Request::Items { id, config, n } => {
-            with_table(id, |t| match item_draws(t, &config, n, 0) {
+            let full = config.reference == annosat_core::curves::Reference::Full;
+            with_curve_table(id, full, |t| match item_draws(t, &config, n, 0) {
                 Ok(mut rows) => {
                     let total = rows.len();
                     let step = total.div_ceil(SCATTER_POINTS).max(1);
@@ -340,6 +359,15 @@ fn compute_in_two_passes(
         &mut |d, n| r(0.8 * d as f64 / n as f64),
         &mut |d, n| r2(0.8 + 0.2 * d as f64 / n as f64),
     )
+}
+
+/// Runs `f` on the table the curves read where `full` (against all votes): the capped one. A
+/// held-out split splits the whole table, by annotator where it can.
+fn with_curve_table(id: u64, full: bool, f: impl FnOnce(&VoteTable) -> Response) -> Response {
+    CAPPED.with(|c| match c.borrow().as_ref().filter(|_| full) {
+        Some(t) => f(t),
+        None => with_table(id, f),
+    })
 }
 
 /// Runs `f` on the worker's current table, or answers that no dataset is loaded.

@@ -11,6 +11,7 @@
 //! ([`crate::extrapolate::bootstrap`]), and the fit check's verdict.
 
 use crate::curves::{bounded_by_votes, first_within, Curves, ItemBands, ItemInterval, Metric};
+use crate::extrapolate::identification::{self, Margin};
 use crate::extrapolate::{check::FitCheck, ReferenceVotes};
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,9 @@ pub struct MetricAnswer {
     /// item, not their largest.
     #[serde(default)]
     pub typical_votes: u32,
+    /// Items with votes (at N = 1): below [`identification::MIN_ITEMS`] nothing is extrapolated.
+    #[serde(default)]
+    pub items: u32,
 }
 
 impl MetricAnswer {
@@ -89,6 +93,33 @@ impl MetricAnswer {
             },
             partial_grid: false,
             typical_votes: typical,
+            items: curves.items.first().copied().unwrap_or(0),
+        }
+    }
+
+    /// Why these data cannot be extrapolated, in words; `None` where they can: at least
+    /// [`identification::MIN_ITEMS`] items and [`identification::MIN_VOTES`] votes per item (below
+    /// them no margin was measured, and a prior fitted to a handful of items describes no
+    /// population).
+    pub fn cannot_extrapolate(&self) -> Option<String> {
+        let votes = if self.typical_votes > 0 {
+            self.typical_votes
+        } else {
+            self.votes
+        };
+        if (self.items as usize) < identification::MIN_ITEMS {
+            Some(format!(
+                "{} items are too few to say what more votes would show (at least {} are needed)",
+                self.items,
+                identification::MIN_ITEMS
+            ))
+        } else if votes < identification::MIN_VOTES {
+            Some(format!(
+                "{votes} votes per item are too few to say what more would show (at least {} are needed)",
+                identification::MIN_VOTES
+            ))
+        } else {
+            None
         }
     }
 
@@ -123,8 +154,43 @@ impl MetricAnswer {
 pub struct Extrapolated {
     pub reference: ReferenceVotes,
     pub answer: MetricAnswer,
-    /// The fit check's total variation (see [`FitCheck::verdict`]).
+    /// The fit check's total variation (see [`FitCheck::verdict`]): a diagnostic, shown in the
+    /// details, not a reason to trust the number.
     pub total_variation: f64,
+    /// The identification margin joined into the point's interval (`None`: no bootstrap, or no
+    /// margin for these votes).
+    #[serde(default)]
+    pub margin: Option<Margin>,
+}
+
+impl Extrapolated {
+    /// The extrapolated answer for `metric`: read off the extrapolated `curves` (and `bands`, their
+    /// item bootstrap with the prior refitted), its interval joined with the identification margin
+    /// for the votes the data's typical item has (`data`: the within-data answer). The one place
+    /// the CLI and the app turn an extrapolation into an answer.
+    pub fn of(
+        data: &MetricAnswer,
+        reference: ReferenceVotes,
+        (curves, bands): (&Curves, Option<&ItemBands>),
+        total_variation: f64,
+    ) -> Self {
+        let mut answer = MetricAnswer::of(curves, bands, data.metric, data.x, data.eps);
+        let votes = if data.typical_votes > 0 {
+            data.typical_votes
+        } else {
+            data.votes
+        };
+        let margin = identification::margin(data.metric, votes).copied();
+        if let (Some(m), Some(iv)) = (&margin, answer.point.items) {
+            answer.point.items = Some(identification::widen(iv, answer.point.n, m, answer.votes));
+        }
+        Extrapolated {
+            reference,
+            answer,
+            total_variation,
+            margin: margin.filter(|_| bands.is_some()),
+        }
+    }
 }
 
 /// "The metric", in words a user reads.
@@ -225,34 +291,71 @@ pub fn headline(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
         ),
     };
     match ext {
-        Some(e) => {
-            let (n, iv) = point_text(&e.answer.point, e.answer.votes);
-            // The interval holds the items and the prior refitted to them, not the prior model's
-            // own bias (`annosat extrapolate --check` measures that on data with the votes).
-            let iv = match &e.answer.point.items {
-                Some(r) if !iv.is_empty() => format!(
-                    "95% interval {} over items and the refitted prior",
-                    range(r, e.answer.votes)
-                ),
-                _ => iv,
-            };
-            let bias = if iv.is_empty() {
-                ""
-            } else {
-                "not the prior model's own bias"
-            };
-            format!(
-                "{name}: about {n} annotators per item {} would capture {pct}% of the improvement{}. {}.",
-                reference_words(e.reference),
-                paren(&["extrapolated", &iv, bias, verdict(e.total_variation)]),
-                capitalise(&own)
-            )
-        }
-        None => format!(
-            "{name}: bounded by {} — {own}; the extrapolation beyond them gives the answer.",
-            a.votes_words()
-        ),
+        Some(e) => extrapolated_headline(a, e),
+        None => match a.cannot_extrapolate() {
+            Some(why) => format!("{name}: bounded by {} — {own}; {why}.", a.votes_words()),
+            None => format!(
+                "{name}: bounded by {} — {own}; the extrapolation beyond them gives the answer.",
+                a.votes_words()
+            ),
+        },
     }
+}
+
+/// The headline while the extrapolation for a bounded metric is on its way (the app shows it
+/// until the answer comes, instead of a sentence that changes under the reader).
+pub fn pending_headline(a: &MetricAnswer) -> String {
+    format!(
+        "{}: computing the answer beyond {}…",
+        label(a.metric),
+        a.votes_words()
+    )
+}
+
+/// The extrapolated headline, one sentence: the number and its interval where the interval is
+/// within ±25% of it, else the range in words; what it assumes (extrapolated, bounded by the
+/// votes); and how often such intervals held the real point on sets left out of their
+/// calibration. The fit check is a diagnostic shown beside it, not a reason to trust it.
+fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
+    let name = label(a.metric);
+    let pct = (a.x * 100.0).round();
+    let end = e.answer.votes;
+    let to = match e.reference {
+        ReferenceVotes::Votes(m) => m.to_string(),
+        ReferenceVotes::Truth => "the items' true distributions".into(),
+    };
+    let from = format!("extrapolated from {} to {to}", a.votes_words());
+    let held = e
+        .margin
+        .filter(|m| m.checks > 0)
+        .map(|m| {
+            format!(
+                "such intervals held the truth in {} of {} checks",
+                m.held_out_covered, m.checks
+            )
+        })
+        .unwrap_or_default();
+    let Some(n) = e.answer.point.n else {
+        return format!("{name}, {pct}%: not reached by {end} annotators per item, {from}.");
+    };
+    match &e.answer.point.items {
+        Some(iv) if identification::is_wide(n, iv) => format!(
+            "{name}, {pct}%: between {} annotators per item{}, {from}; more votes per item would narrow it.",
+            between(iv, end),
+            paren(&[&held])
+        ),
+        Some(iv) => format!(
+            "{name}, {pct}%: about {n} annotators per item{}, {from}.",
+            paren(&[&format!("95% interval {}", range(iv, end)), &held])
+        ),
+        None => format!("{name}, {pct}%: about {n} annotators per item, {from}."),
+    }
+}
+
+/// "20 and 55", "20 and more than 100".
+fn between(iv: &ItemInterval, grid_end: u32) -> String {
+    let end = |n: Option<u32>| n.map_or(format!("more than {grid_end}"), |n| n.to_string());
+    format!("{} and {}", end(iv.lo), end(iv.hi))
 }
 
 /// One short line per metric for a list beside the headline: "kl: N = 26 (items 24–27),
@@ -298,13 +401,6 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
             a.votes_words()
         ),
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// The ε line for one metric: the smallest N within ε of the reference, from the same curves as
@@ -370,6 +466,7 @@ mod tests {
             },
             partial_grid: false,
             typical_votes: votes,
+            items: 800,
         }
     }
 
@@ -395,26 +492,42 @@ mod tests {
         let bounded = answer(9, 10);
         let text = headline(&bounded, None);
         assert!(text.contains("bounded by your 10 votes"), "{text}");
+        let margin = Margin {
+            metric: Metric::Kl,
+            votes: 10,
+            lo: 0.9,
+            hi: 1.1,
+            checks: 30,
+            sets: 6,
+            held_out_covered: 28,
+        };
         let e = Extrapolated {
             reference: ReferenceVotes::Votes(100),
             answer: answer(21, 100),
             total_variation: 0.02,
+            margin: Some(margin),
         };
         let text = headline(&bounded, Some(&e));
-        assert!(
-            text.contains(
-                "about 21 annotators per item if every item had 100 votes would capture 90%"
-            ),
-            "{text}"
+        assert_eq!(
+            text,
+            "Distribution match (KL), 90%: about 21 annotators per item (95% interval 20–22; such intervals held the truth in 28 of 30 checks), extrapolated from your 10 votes to 100."
         );
-        assert!(
-            text.contains("95% interval 20–22 over items and the refitted prior; not the prior model's own bias"),
-            "{text}"
+        assert!(text.split_whitespace().count() <= 30, "{text}");
+        // Wider than ±25% of its point: the range in words.
+        let mut wide = e.clone();
+        wide.answer.point.items = Some(iv(14, 30));
+        assert_eq!(
+            headline(&bounded, Some(&wide)),
+            "Distribution match (KL), 90%: between 14 and 30 annotators per item (such intervals held the truth in 28 of 30 checks), extrapolated from your 10 votes to 100; more votes per item would narrow it."
         );
-        assert!(text.contains("if every item had 100 votes"), "{text}");
-        assert!(text.contains("extrapolated"), "{text}");
+        // Too few items: no number past the votes, and why.
+        let few = MetricAnswer {
+            items: 2,
+            ..bounded.clone()
+        };
+        let text = headline(&few, None);
         assert!(
-            text.contains("Your data's own point, 9, is bounded by your 10 votes."),
+            text.contains("2 items are too few to say what more votes would show"),
             "{text}"
         );
         assert_eq!(

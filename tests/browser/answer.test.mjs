@@ -97,7 +97,10 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   assert.ok(bounded >= 3, `${bounded} bounded`);
   const sentence = (await page.locator('#sentence').textContent()).trim();
   assert.equal(sentence, `${want.headline.kl.sentence} ${want.headline.entropy_corr.sentence}`);
-  assert.match(sentence, /if every item had 100 votes would capture 90%.*extrapolated; 95% interval \d+–\d+ over items and the refitted prior.*not the prior model's own bias.*bounded by your 10 votes/);
+  // One short sentence per metric: the number or its range, how often such intervals held the
+  // truth on sets with known answers, and what it is extrapolated from.
+  assert.match(sentence, /, 90%: (about \d+ annotators per item \(95% interval \d+–\d+; |between \d+ and (\d+|more than 100) annotators per item \()such intervals held the truth in \d+ of \d+ checks\), extrapolated from your 10 votes to 100/);
+  for (const one of sentence.split(/(?<=\.) (?=[A-Z])/)) assert.ok(one.split(/\s+/).length <= 30, one);
   assert.match(await page.locator('#headline-fit').textContent(), /Fit check: total variation/);
   // The within-data curves stay drawn.
   assert.equal(await page.locator('.charts canvas').count(), 4);

@@ -52,10 +52,13 @@ test('past each limit the app says which and points to the CLI, and keeps the da
   const sizeError = await page.locator('#upload-error').textContent();
   assert.match(sizeError, /the file is 150 MB; the browser app reads files up to 100 MB.*annosat curves --votes FILE/);
   assert.equal(await page.locator('#status').getAttribute('data-state'), 'idle');
-  // Votes per item.
+  // Votes per item are cut, not refused: the item with 5,000 votes is read with a note.
   await page.setInputFiles('#upload', { name: 'many.csv', mimeType: 'text/csv', buffer: Buffer.from('item_id,a,b\nx,4000,1000\ny,1,2\n') });
-  await page.locator('#upload-error', { hasText: 'votes per item' }).waitFor();
-  assert.match(await page.locator('#upload-error').textContent(), /an item has 5,000 votes; the browser app takes up to 1,000 votes per item.*annosat curves/);
+  await page.locator('.load-note', { hasText: 'subsampled to' }).waitFor();
+  assert.match(await page.locator('.load-note').first().textContent(), /1 item\(s\) with more than \d+ votes \(up to 5000\) were subsampled to \d+/);
+  assert.equal(await page.locator('#upload-error').count(), 0);
+  await page.selectOption('#dataset', 'chaosnli_snli');
+  await idle(page);
   // Items: the reading stops at the first item past 3,000,000 (short rows, to stay under 100 MB).
   await page.setInputFiles('#upload', shortRows('items.csv', 3_000_001));
   await page.locator('#upload-error', { hasText: 'items' }).waitFor({ timeout: 120_000 });

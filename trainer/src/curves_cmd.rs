@@ -225,6 +225,13 @@ pub fn run(a: Args) -> Result<()> {
         Some(fraction) => Reference::HeldOut { fraction },
         None => Reference::Full,
     };
+    // Against all votes, ragged items are read against the count most items reach (cap.rs).
+    if reference == Reference::Full {
+        if let Some((capped, cap)) = annosat_core::curves::cap::cap_votes(&table, None) {
+            eprintln!("note: {}", cap.note());
+            table = capped;
+        }
+    }
     let cfg = CurveConfig {
         grid: a.n.clone(),
         repeats: a.repeats,
@@ -271,9 +278,12 @@ pub fn run(a: Args) -> Result<()> {
             ans
         })
         .collect();
-    let extrapolate = answers.iter().any(|x| x.bounded_by_votes) && !a.no_extrapolate && !partial;
+    let extrapolate = answers.iter().any(|x| x.bounded_by_votes)
+        && !a.no_extrapolate
+        && !partial
+        && answers[0].cannot_extrapolate().is_none();
     let extrapolated = if extrapolate {
-        headline_extrapolation(&table, &cfg, a.extrapolate_to, a.target, &eps)
+        headline_extrapolation(&table, &cfg, a.extrapolate_to, &answers)
     } else {
         None
     };
@@ -300,8 +310,7 @@ fn headline_extrapolation(
     table: &annosat_core::VoteTable,
     cfg: &CurveConfig,
     to: ReferenceVotes,
-    x: f64,
-    eps: &[f64; 4],
+    answers: &[MetricAnswer],
 ) -> Option<Vec<Extrapolated>> {
     let xcfg = ExtrapolateConfig {
         reference_votes: to,
@@ -330,18 +339,15 @@ fn headline_extrapolation(
                 ext.check.total_variation
             );
             Some(
-                Metric::ALL
+                answers
                     .iter()
-                    .map(|&m| Extrapolated {
-                        reference: to,
-                        answer: MetricAnswer::of(
-                            &ext.curves,
-                            ext.bands.as_ref(),
-                            m,
-                            x,
-                            eps[m as usize],
-                        ),
-                        total_variation: ext.check.total_variation,
+                    .map(|a| {
+                        Extrapolated::of(
+                            a,
+                            to,
+                            (&ext.curves, ext.bands.as_ref()),
+                            ext.check.total_variation,
+                        )
                     })
                     .collect(),
             )

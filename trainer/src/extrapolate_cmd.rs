@@ -172,6 +172,14 @@ pub fn run(a: Args) -> Result<()> {
         print!("{out}");
         return Ok(());
     }
+    // The same table `annosat curves` reads its answer against (ragged items cut, cap.rs).
+    let table = match annosat_core::curves::cap::cap_votes(&table, None) {
+        Some((capped, cap)) => {
+            eprintln!("note: {}", cap.note());
+            capped
+        }
+        None => table,
+    };
     let bar = crate::util::progress(
         a.repeats as u64 + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64,
         "repeats",

@@ -88,8 +88,10 @@ fn ten_votes_are_bounded_and_the_headline_is_extrapolated() {
             assert_eq!(h["extrapolated"], true, "{m}");
             assert_eq!(h["reference_votes"], 100);
             let s = h["sentence"].as_str().unwrap();
-            assert!(s.contains("if every item had 100 votes"), "{s}");
-            assert!(s.contains("bounded by your 10 votes"), "{s}");
+            assert!(s.contains("extrapolated from your 10 votes to 100"), "{s}");
+            // One short sentence, with how often such intervals held the truth.
+            assert!(s.split_whitespace().count() <= 30, "{s}");
+            assert!(s.contains("held the truth in"), "{s}");
             let (n, lo, hi) = (
                 h["n"].as_u64().unwrap(),
                 h["items"]["lo"].as_u64().unwrap(),
@@ -188,4 +190,112 @@ fn a_bad_tolerance_is_named() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a metric"), "{err}");
+}
+
+/// ChaosNLI-SNLI's wide votes, each item's counts passed through `f(item index, counts)`, plus
+/// `extra` rows, written to a temporary file.
+fn snli_variant(
+    name: &str,
+    f: impl Fn(usize, Vec<u32>) -> Vec<u32>,
+    extra: &[&str],
+) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(data_dir().join("chaosnli_snli/votes.csv")).unwrap();
+    let mut lines = text.lines();
+    let mut out = format!("{}\n", lines.next().unwrap());
+    for (i, line) in lines.enumerate() {
+        let mut cells = line.split(',');
+        let id = cells.next().unwrap();
+        let counts: Vec<u32> = cells.map(|c| c.parse().unwrap()).collect();
+        let c = f(i, counts);
+        out += &format!(
+            "{id},{}\n",
+            c.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        );
+    }
+    for row in extra {
+        out += &format!("{row}\n");
+    }
+    let path = std::env::temp_dir().join(format!("annosat-{name}-{}.csv", std::process::id()));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+fn curves_json(path: &std::path::Path) -> Value {
+    json(&[
+        "curves",
+        "--votes",
+        path.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+        "--format",
+        "json",
+    ])
+}
+
+#[test]
+fn one_item_with_ten_times_the_votes_moves_no_answer_past_its_interval() {
+    let plain = data_dir().join("chaosnli_snli/votes.csv");
+    let before = curves_json(&plain);
+    let outlier = snli_variant("outlier", |_, c| c, &["made-up,400,350,250"]);
+    let after = curves_json(&outlier);
+    assert_eq!(after["metrics"]["kl"].as_array().unwrap().len(), 100);
+    for m in METRICS {
+        let (b, a) = (&before["saturation"][m], &after["saturation"][m]);
+        let n = a["n"].as_u64().expect("reached");
+        let (lo, hi) = (
+            b["items"]["lo"].as_u64().unwrap(),
+            b["items"]["hi"].as_u64().unwrap(),
+        );
+        assert!(lo <= n && n <= hi, "{m}: {n} outside {lo}–{hi}");
+    }
+    std::fs::remove_file(outlier).ok();
+}
+
+#[test]
+fn a_ragged_file_is_read_against_the_count_most_items_reach() {
+    // 63–78 votes per item: each item keeps the first `63 + i % 16` of its votes, class by class.
+    let ragged = snli_variant(
+        "ragged",
+        |i, c| {
+            let mut keep = 63 + (i % 16) as u32;
+            c.into_iter()
+                .map(|x| {
+                    let k = x.min(keep);
+                    keep -= k;
+                    k
+                })
+                .collect()
+        },
+        &[],
+    );
+    let out = curves_json(&ragged);
+    let grid_end = out["metrics"]["kl"].as_array().unwrap().len() as u64;
+    assert!((63..=67).contains(&grid_end), "{grid_end}");
+    for m in METRICS {
+        let s = &out["saturation"][m];
+        assert!(s["items"]["hi"].is_number(), "{m}: {s}");
+    }
+    std::fs::remove_file(ragged).ok();
+}
+
+#[test]
+fn two_items_get_no_number_past_their_votes() {
+    let path = std::env::temp_dir().join(format!("annosat-two-{}.csv", std::process::id()));
+    std::fs::write(&path, "item_id,a,b\ni1,1,1\ni2,2,0\n").unwrap();
+    let out = json(&[
+        "curves",
+        "--votes",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    for m in METRICS {
+        let h = &out["headline"][m];
+        assert_eq!(h["extrapolated"], false, "{m}");
+        let s = h["sentence"].as_str().unwrap();
+        if out["saturation"][m]["bounded_by_votes"] == true {
+            assert!(s.contains("2 items are too few"), "{s}");
+        }
+    }
+    std::fs::remove_file(path).ok();
 }

@@ -19,6 +19,7 @@
 //! side by side.
 
 pub mod bootstrap;
+pub mod cap;
 mod engine;
 mod export;
 mod items;

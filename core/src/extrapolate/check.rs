@@ -125,8 +125,13 @@ pub struct PointRow {
     pub seed: u64,
     pub actual: Option<u32>,
     pub extrapolated: Option<u32>,
+    /// The product's interval: over items and the refitted prior, joined with the
+    /// identification margin for `m` votes ([`super::identification::widen`]).
     pub lo: Option<u32>,
     pub hi: Option<u32>,
+    /// The interval over items and the refitted prior alone (what the margin is calibrated on).
+    pub items_lo: Option<u32>,
+    pub items_hi: Option<u32>,
     /// extrapolated − actual.
     pub error: Option<i64>,
     pub contained: Option<bool>,
@@ -210,8 +215,13 @@ pub fn trust_check(
         for metric in Metric::ALL {
             let a = actual_points.saturation(metric, x).n;
             let e = ext.curves.saturation(metric, x).n;
-            let iv = ext.bands.as_ref().map(|b| b.saturation(metric, x));
+            let raw = ext.bands.as_ref().map(|b| b.saturation(metric, x));
+            let iv = raw.map(|iv| match super::identification::margin(metric, m) {
+                Some(margin) => super::identification::widen(iv, e, margin, r),
+                None => iv,
+            });
             let (lo, hi) = iv.map_or((None, None), |iv| (iv.lo, iv.hi));
+            let (items_lo, items_hi) = raw.map_or((None, None), |iv| (iv.lo, iv.hi));
             points.push(PointRow {
                 metric,
                 m,
@@ -220,6 +230,8 @@ pub fn trust_check(
                 extrapolated: e,
                 lo,
                 hi,
+                items_lo,
+                items_hi,
                 error: a.zip(e).map(|(a, e)| e as i64 - a as i64),
                 contained: a.zip(iv).map(|(a, iv)| {
                     iv.lo.is_some_and(|lo| lo <= a) && iv.hi.is_none_or(|hi| a <= hi)

@@ -19,7 +19,9 @@
 //! more votes than the user's: subsample them, extrapolate, compare with what they really give.
 
 pub mod bootstrap;
+mod calibration;
 pub mod check;
+pub mod identification;
 pub mod prior;
 pub mod truth;
 

@@ -261,6 +261,7 @@ fn PlanChart(metric: Metric) -> impl IntoView {
             None,
             (sat, r.bands.as_ref(), false),
             logx,
+            None,
         ) {
             leptos::logging::error!("plan chart {}: {e}", metric.name());
         }

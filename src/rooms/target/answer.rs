@@ -9,9 +9,8 @@
 
 use crate::plan_jobs::PlanStatus;
 use crate::state::{now_ms, St};
-use annosat_core::answer::{headline, short, verdict, within_line, Extrapolated, MetricAnswer};
+use annosat_core::answer::{headline, pending_headline, short, verdict, within_line, Extrapolated};
 use annosat_core::curves::Metric;
-use annosat_core::extrapolate::ReferenceVotes;
 use leptos::prelude::*;
 
 #[component]
@@ -27,33 +26,23 @@ pub fn AnswerCard() -> impl IntoView {
         if answers.is_empty() {
             return None;
         }
-        let (x, eps, to) = (
-            st.x.get() as f64 / 100.0,
-            st.eps.get(),
-            st.headline_to.get(),
-        );
-        let reference = if to == 0 {
-            ReferenceVotes::Truth
-        } else {
-            ReferenceVotes::Votes(to)
-        };
-        let ext: Option<Vec<Extrapolated>> = st.headline_result().map(|r| {
-            Metric::ALL
-                .iter()
-                .map(|&m| Extrapolated {
-                    reference,
-                    answer: MetricAnswer::of(&r.curves, r.bands.as_ref(), m, x, eps[m as usize]),
-                    total_variation: r.check.total_variation,
-                })
-                .collect()
-        });
+        let to = st.headline_to.get();
+        let ext: Option<Vec<Extrapolated>> = st.extrapolated().map(|(_, e)| e);
         let e_of = |m: Metric| ext.as_ref().map(|e| &e[m as usize]);
         let a_of = |m: Metric| &answers[m as usize];
-        let sentence = format!(
-            "{} {}",
-            headline(a_of(Metric::Kl), e_of(Metric::Kl)),
-            headline(a_of(Metric::EntropyCorr), e_of(Metric::EntropyCorr))
-        );
+        // While the extrapolation a bounded metric needs is on its way, say so instead of
+        // showing a sentence that will change.
+        st.plan.status.track();
+        let coming = ext.is_none() && st.plan.asked_for(to, st.seed.get());
+        let say = |m: Metric| {
+            let a = a_of(m);
+            if coming && a.bounded_by_votes && !a.partial_grid {
+                pending_headline(a)
+            } else {
+                headline(a, e_of(m))
+            }
+        };
+        let sentence = format!("{} {}", say(Metric::Kl), say(Metric::EntropyCorr));
         let rows = answers
             .iter()
             .map(|a| {
@@ -92,9 +81,13 @@ pub fn AnswerCard() -> impl IntoView {
             .collect_view();
         let votes = answers[0].votes;
         let bounded = answers.iter().any(|a| a.bounded_by_votes);
+        let cannot = answers[0].cannot_extrapolate();
         let fit = st.headline_result().map(|r| {
             let tv = r.check.total_variation;
-            format!("Fit check: total variation {tv:.3}, {}.", verdict(tv))
+            format!(
+                "Fit check (a diagnostic: it compares shares of agreement, which most priors reproduce): total variation {tv:.3}, {}.",
+                verdict(tv)
+            )
         });
         let bounded_block = bounded.then(|| {
             let choose = move |ev: leptos::ev::Event| {
@@ -110,10 +103,13 @@ pub fn AnswerCard() -> impl IntoView {
                         <option value="100" selected=move || st.headline_to.get() == 100>"to 100 votes per item"</option>
                         <option value="0" selected=move || st.headline_to.get() == 0>"to the items' true distributions"</option>
                     </select>
-                    " (a prior fitted to your items; its interval refits it on every item resample). The within-data curves stay drawn below."
+                    " (a prior fitted to your items; its interval holds which items were drawn, the prior refitted to them, and what your votes cannot pin down, as measured on sets with known answers). The within-data curves stay drawn below."
                     {fit.clone().map(|f| view! { <span id="headline-fit">" "{f}</span> })}
                 </p>
-                <ExtrapolationStatus has=ext.is_some() />
+                {match cannot.clone() {
+                    Some(why) => view! { <p class="status" id="headline-status" data-state="cannot">{format!("Nothing is extrapolated: {why}.")}</p> }.into_any(),
+                    None => view! { <ExtrapolationStatus has=ext.is_some() /> }.into_any(),
+                }}
             }
         });
         let bands = st.bands.get();
@@ -177,7 +173,7 @@ fn ExtrapolationStatus(has: bool) -> impl IntoView {
             return Some(
                 view! {
                     <p class="status" id="headline-status" data-state="busy">
-                        {format!("Extrapolating beyond your votes… {:.0}%{left}", done * 100.0)}
+                        {format!("Computing the answer beyond your votes… {:.0}%{left}", done * 100.0)}
                         <progress max="1" value=done></progress>
                         <button class="link" id="headline-stop" on:click=stop>"Stop"</button>
                     </p>

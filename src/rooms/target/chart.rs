@@ -1,7 +1,7 @@
 //! The Target room's metric panels on the page: the canvas, its N marker and the PNG/SVG export;
 //! the drawing itself is the shell's `curve_chart`.
 
-use crate::curve_chart::{draw, title, H, W};
+use crate::curve_chart::{draw, title, Overlay, H, W};
 use crate::export;
 use crate::plot::{self, Geom};
 use crate::state::St;
@@ -29,6 +29,15 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             .with(|c| c.as_ref().map(|c| c.saturation(metric, x)))
     });
     let bounded = Memo::new(move |_| st.bounded(metric));
+    // A bounded metric's headline is read off the extrapolated curves: drawn over the panel.
+    let overlay = move || {
+        if !bounded.get() {
+            return None;
+        }
+        st.extrapolated()
+            .map(|(r, mut e)| (r, e.swap_remove(metric as usize)))
+    };
+    let overlay_untracked = move || untrack(overlay);
     // The panel is drawn when the curves, x or the axis change — not when N moves: the N marker is
     // an element laid over the canvas (a slider step then costs no drawing at all).
     {
@@ -49,6 +58,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 return;
             };
             let bands = st.item_band.get().then(|| st.bands.get()).flatten();
+            let over = overlay();
             match draw(
                 &backend.into_drawing_area(),
                 &c,
@@ -56,6 +66,13 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 None,
                 (s, bands.as_deref(), bounded.get()),
                 logx,
+                over.as_ref()
+                    .map(|(r, e)| Overlay {
+                        curves: &r.curves,
+                        bands: r.bands.as_ref(),
+                        answer: e,
+                    })
+                    .as_ref(),
             ) {
                 Ok(g) => geom.set(Some(g)),
                 Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
@@ -111,6 +128,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             .get_untracked()
             .then(|| st.bands.get_untracked())
             .flatten();
+        let over = overlay_untracked();
         let redraw = |n: Option<u32>| {
             CanvasBackend::with_canvas_object(el.clone()).map(|b| {
                 draw(
@@ -120,6 +138,13 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                     n,
                     (s, bands.as_deref(), bounded.get_untracked()),
                     logx,
+                    over.as_ref()
+                        .map(|(r, e)| Overlay {
+                            curves: &r.curves,
+                            bands: r.bands.as_ref(),
+                            answer: e,
+                        })
+                        .as_ref(),
                 )
             })
         };
@@ -148,6 +173,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             .flatten();
         {
             let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+            let over = overlay_untracked();
             let _ = draw(
                 &root,
                 &c,
@@ -155,6 +181,13 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 Some(st.n.get_untracked()),
                 (s, bands.as_deref(), bounded.get_untracked()),
                 st.logx.get_untracked(),
+                over.as_ref()
+                    .map(|(r, e)| Overlay {
+                        curves: &r.curves,
+                        bands: r.bands.as_ref(),
+                        answer: e,
+                    })
+                    .as_ref(),
             );
         }
         export::download_text(
