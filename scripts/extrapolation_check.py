@@ -165,7 +165,8 @@ def report(points, rows, command):
         groups.setdefault((name, ref, p["metric"], p["m"]), []).append(p)
     for (name, ref, metric, m), ps in groups.items():
         ps.sort(key=lambda p: p["seed"])
-        cells = [f"{fmt(p['extrapolated'])} ({fmt(p['lo'])}–{fmt(p['hi'])})"
+        span = lambda p: f"{fmt(p['lo'])}–{p['hi']}" if p["hi"] is not None else f"{fmt(p['lo'])} or more"
+        cells = [f"{fmt(p['extrapolated'])} ({span(p)})"
                  + {True: " ✓", False: " ✗", None: ""}[p["contained"]] for p in ps]
         out.append(f"| {name} (M' = {ref}) | {metric} | {m} | {fmt(ps[0]['actual'])} | " + " | ".join(cells) + " |")
     return out
@@ -181,6 +182,10 @@ def main():
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         done = list(pool.map(lambda s: check(binary, *s), [s for s in sets if s[1]]))
     points = [(name, ref, p) for name, ref, ps in done for p in ps]
+    saved = os.path.join(os.environ.get("CARGO_TARGET_DIR", "/tmp"), "extrapolation-check.json")
+    with open(saved, "w") as f:
+        json.dump(points, f)
+    print(f"extrapolation-check: the checks' points are in {saved}", file=sys.stderr)
     rows = calibrate(points)
     if "--calibrate" in opts:
         write_rust(opts["--calibrate"], rows)

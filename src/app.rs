@@ -63,8 +63,9 @@ pub fn App() -> impl IntoView {
         </nav>
         <div class="layout">
             <aside class="side">
-                <Controls />
+                // The data first: at 1280 × 800 the first screen shows how to bring one's own file.
                 <DataCard />
+                <Controls />
             </aside>
             <main class="main">
                 {move || st.upload_error.get().map(|e| view! {

@@ -330,31 +330,30 @@ fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
         .filter(|m| m.checks > 0)
         .map(|m| {
             format!(
-                "such intervals held the truth in {} of {} checks",
+                " (held the truth in {} of {} checks)",
                 m.held_out_covered, m.checks
             )
         })
         .unwrap_or_default();
     let Some(n) = e.answer.point.n else {
-        return format!("{name}, {pct}%: not reached by {end} annotators per item, {from}.");
+        return format!("{name}, {pct}%: not reached by {end} annotators per item, {from}{held}.");
     };
     match &e.answer.point.items {
         Some(iv) if identification::is_wide(n, iv) => format!(
-            "{name}, {pct}%: between {} annotators per item{}, {from}; more votes per item would narrow it.",
-            between(iv, end),
-            paren(&[&held])
+            "{name}, {pct}%: between {} annotators per item, {from}{held}.",
+            between(iv, end)
         ),
         Some(iv) => format!(
-            "{name}, {pct}%: about {n} annotators per item{}, {from}.",
-            paren(&[&format!("95% interval {}", range(iv, end)), &held])
+            "{name}, {pct}%: about {n} annotators per item (95% interval {}), {from}{held}.",
+            range(iv, end)
         ),
-        None => format!("{name}, {pct}%: about {n} annotators per item, {from}."),
+        None => format!("{name}, {pct}%: about {n} annotators per item, {from}{held}."),
     }
 }
 
-/// "20 and 55", "20 and more than 100".
+/// "20 and 55", "20 and over 100".
 fn between(iv: &ItemInterval, grid_end: u32) -> String {
-    let end = |n: Option<u32>| n.map_or(format!("more than {grid_end}"), |n| n.to_string());
+    let end = |n: Option<u32>| n.map_or(format!("over {grid_end}"), |n| n.to_string());
     format!("{} and {}", end(iv.lo), end(iv.hi))
 }
 
@@ -510,7 +509,7 @@ mod tests {
         let text = headline(&bounded, Some(&e));
         assert_eq!(
             text,
-            "Distribution match (KL), 90%: about 21 annotators per item (95% interval 20–22; such intervals held the truth in 28 of 30 checks), extrapolated from your 10 votes to 100."
+            "Distribution match (KL), 90%: about 21 annotators per item (95% interval 20–22), extrapolated from your 10 votes to 100 (held the truth in 28 of 30 checks)."
         );
         assert!(text.split_whitespace().count() <= 30, "{text}");
         // Wider than ±25% of its point: the range in words.
@@ -518,8 +517,26 @@ mod tests {
         wide.answer.point.items = Some(iv(14, 30));
         assert_eq!(
             headline(&bounded, Some(&wide)),
-            "Distribution match (KL), 90%: between 14 and 30 annotators per item (such intervals held the truth in 28 of 30 checks), extrapolated from your 10 votes to 100; more votes per item would narrow it."
+            "Distribution match (KL), 90%: between 14 and 30 annotators per item, extrapolated from your 10 votes to 100 (held the truth in 28 of 30 checks)."
         );
+        // The longest label with an open end still fits in 30 words.
+        let mut ec = wide.clone();
+        ec.answer.metric = Metric::EntropyCorr;
+        ec.answer.point.items = Some(ItemInterval {
+            hi: None,
+            hi_n: None,
+            ..iv(14, 30)
+        });
+        let ec_bounded = MetricAnswer {
+            metric: Metric::EntropyCorr,
+            ..bounded.clone()
+        };
+        let text = headline(&ec_bounded, Some(&ec));
+        assert!(
+            text.contains("between 14 and over 100 annotators per item"),
+            "{text}"
+        );
+        assert!(text.split_whitespace().count() <= 30, "{text}");
         // Too few items: no number past the votes, and why.
         let few = MetricAnswer {
             items: 2,

@@ -99,9 +99,9 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   assert.equal(sentence, `${want.headline.kl.sentence} ${want.headline.entropy_corr.sentence}`);
   // One short sentence per metric: the number or its range, how often such intervals held the
   // truth on sets with known answers, and what it is extrapolated from.
-  assert.match(sentence, /, 90%: (about \d+ annotators per item \(95% interval \d+–\d+; |between \d+ and (\d+|more than 100) annotators per item \()such intervals held the truth in \d+ of \d+ checks\), extrapolated from your 10 votes to 100/);
+  assert.match(sentence, /, 90%: (about \d+ annotators per item \(95% interval \d+–\d+\)|between \d+ and (\d+|over 100) annotators per item), extrapolated from your 10 votes to 100 \(held the truth in \d+ of \d+ checks\)\./);
   for (const one of sentence.split(/(?<=\.) (?=[A-Z])/)) assert.ok(one.split(/\s+/).length <= 30, one);
-  assert.match(await page.locator('#headline-fit').textContent(), /Fit check: total variation/);
+  assert.match(await page.locator('#headline-fit').textContent(), /Fit check \(a diagnostic[^)]*\): total variation/);
   // The within-data curves stay drawn.
   assert.equal(await page.locator('.charts canvas').count(), 4);
   await page.locator('#sentence').scrollIntoViewIfNeeded();

@@ -3,6 +3,7 @@
 //   ANNOSAT_DATA=… node tests/browser/shots.mjs OUTDIR
 import { serve, browser, openApp, idle, votesPath } from './harness.mjs';
 import fs from 'node:fs';
+import path from 'node:path';
 const out = process.argv[2] || '/tmp/shots';
 fs.mkdirSync(out, { recursive: true });
 const srv = await serve();
@@ -23,10 +24,10 @@ async function overflow(page) {
   });
 }
 
-async function shot(page, name) {
+async function shot(page, name, fullPage = true) {
   await page.waitForTimeout(600);
   const o = await overflow(page);
-  await page.screenshot({ path: `${out}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${out}/${name}.png`, fullPage });
   const ok = o.scroll <= o.width && o.wide.length === 0;
   console.log(`${ok ? 'fits   ' : 'CUT OFF'} ${name}.png${ok ? '' : `: scroll ${o.scroll} > ${o.width}; ${o.wide.join(', ')}`}`);
   if (page.errors.length) console.log('  page errors:', page.errors);
@@ -35,7 +36,22 @@ async function shot(page, name) {
 try {
   const page = await openApp(ctx, srv.url, '?dataset=chaosnli_snli&n=10');
   await page.locator('#answer-card, .answer').first().waitFor({ timeout: 60_000 }).catch(() => {});
+  await shot(page, 'first-screen', false);
   await shot(page, 'target');
+
+  // An upload with 5 votes per item (ChaosNLI-SNLI's original votes): the headline while the
+  // answer beyond the votes is computed, then the answer and a bounded panel's extrapolated curve.
+  const five = await openApp(ctx, srv.url, '');
+  await five.setInputFiles('#upload', path.join(path.dirname(votesPath('chaosnli_snli')), 'votes_old5.csv'));
+  await five.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await five.locator('#headline-status[data-state="busy"]').waitFor({ timeout: 60_000 }).catch(() => {});
+  await shot(five, 'five-votes-coming', false);
+  await five.locator('#saturation li[data-extrapolated="true"]').first().waitFor({ timeout: 300_000 });
+  await idle(five, 120_000);
+  await shot(five, 'five-votes-answer', false);
+  console.log(`  five votes: ${(await five.locator('#sentence').textContent()).trim()}`);
+  await five.locator('canvas[data-metric="entropy_corr"]').scrollIntoViewIfNeeded();
+  await shot(five, 'five-votes-chart', false);
   await page.click('#tab-models');
   await page.locator('figure[data-model-metric="kl"] canvas').waitFor({ timeout: 60_000 });
   await shot(page, 'models');

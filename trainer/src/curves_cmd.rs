@@ -381,6 +381,9 @@ fn headline_json(answers: &[MetricAnswer], ext: Option<&[Extrapolated]>) -> serd
                 "items": shown.point.items,
                 "within": {"eps": a.eps, "n": shown.within.n, "items": shown.within.items},
                 "fit_total_variation": e.map(|e| e.total_variation),
+                // The identification margin joined into `items`, and how often such intervals
+                // held the truth on sets left out of it (docs/intervals.md).
+                "margin": e.and_then(|e| e.margin),
             }),
         );
     }

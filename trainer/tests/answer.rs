@@ -167,6 +167,16 @@ fn extrapolate_json_has_item_intervals_and_the_check_has_points() {
             "{p}"
         );
         assert!(p["contained"].is_boolean(), "{p}");
+        // The product's interval holds the item bootstrap's and its own point.
+        let (lo, ilo, e) = (
+            p["lo"].as_u64().unwrap(),
+            p["items_lo"].as_u64().unwrap(),
+            p["extrapolated"].as_u64().unwrap(),
+        );
+        assert!(lo <= ilo && lo <= e, "{p}");
+        if let (Some(hi), Some(ihi)) = (p["hi"].as_u64(), p["items_hi"].as_u64()) {
+            assert!(hi >= ihi && hi >= e, "{p}");
+        }
     }
     // The KL point extrapolated from 10 votes is within 2 of the full data's.
     for p in points.iter().filter(|p| p["metric"] == "kl") {
