@@ -7,8 +7,10 @@
 //! by the votes** ([`bounded_by_votes`]: forced by M rather than shown by the data); the
 //! smallest N within an absolute tolerance ε; and, where the point is bounded, the extrapolated
 //! answer (curves as if every item had [`HEADLINE_REFERENCE_VOTES`] votes, or against the true
-//! distributions) with its own item interval, which refits the prior on each resample
-//! ([`crate::extrapolate::bootstrap`]), and the fit check's verdict.
+//! distributions) with its own interval, which refits the prior on each item resample
+//! ([`crate::extrapolate::bootstrap`]) and is joined with the margin for what the votes cannot pin
+//! down ([`crate::extrapolate::identification`]); below [`identification::MIN_ITEMS`] items or
+//! [`identification::MIN_VOTES`] votes, a sentence saying what is missing instead.
 
 use crate::curves::{bounded_by_votes, first_within, Curves, ItemBands, ItemInterval, Metric};
 use crate::extrapolate::identification::{self, Margin};

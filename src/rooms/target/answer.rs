@@ -1,8 +1,8 @@
 //! The Target room's answer card: per metric, the N the data say you need with its 95% interval
 //! over items — or, where the data's own point is bounded by the votes (forced by how many votes
-//! the items have), the extrapolated answer, labelled so, with its interval, the fit check's
-//! verdict and one line saying the within-data point is bounded — and the N within an absolute
-//! tolerance ε. The sentences are the core's (`annosat_core::answer`), as `annosat curves` prints
+//! the items have), the extrapolated answer in one sentence ("computing the answer beyond your
+//! votes…" until it comes), with the fit check as a diagnostic and one line saying the
+//! within-data point is bounded — and the N within an absolute tolerance ε. The sentences are the core's (`annosat_core::answer`), as `annosat curves` prints
 //! them. The extrapolation runs by itself in the first curve worker (`St::extrapolate_headline`),
 //! with progress and Stop here; its result is kept apart from the Plan room's, which serves the
 //! headline too when it asked for the same.
