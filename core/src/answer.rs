@@ -295,11 +295,8 @@ pub fn headline(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
     match ext {
         Some(e) => extrapolated_headline(a, e),
         None => match a.cannot_extrapolate() {
-            Some(why) => format!("{name}: bounded by {} — {own}; {why}.", a.votes_words()),
-            None => format!(
-                "{name}: bounded by {} — {own}; the extrapolation beyond them gives the answer.",
-                a.votes_words()
-            ),
+            Some(why) => format!("{name}: {own}; {why}."),
+            None => format!("{name}: {own}; the extrapolation beyond them gives the answer."),
         },
     }
 }
