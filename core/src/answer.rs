@@ -314,8 +314,9 @@ pub fn pending_headline(a: &MetricAnswer) -> String {
 /// The extrapolated headline, one sentence: the number and its interval where the interval is
 /// within ±25% of it, else the range in words; what it assumes (extrapolated, bounded by the
 /// votes); and how often such intervals held the real point on sets left out of their
-/// calibration. The fit check is a diagnostic shown beside it, not a reason to trust it.
-fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
+/// calibration. The fit check is a diagnostic shown beside it, not a reason to trust it. The
+/// Plan room shows it whether or not `a` is bounded.
+pub fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
     let name = label(a.metric);
     let pct = (a.x * 100.0).round();
     let end = e.answer.votes;

@@ -64,7 +64,8 @@ test('an upload with 5 votes per item, extrapolated to 100 and to the truth, equ
   const tv = Number(await page.locator('#plan-verdict').getAttribute('data-tv'));
   assert.ok(Math.abs(tv - cli.fit_check.total_variation) < 1e-12, `${tv}`);
   assert.match(await page.locator('#plan-verdict').textContent(), /does not describe these items well/);
-  assert.match(await page.locator('#plan-sentence').textContent(), /If every item had 100 votes: \d+ annotators per item/);
+  // The headline's words, interval and coverage (annosat_core::answer), KL first.
+  assert.match(await page.locator('#plan-sentence').textContent(), /^Distribution match \(KL\), 90%: (about \d+|between \d+ and (\d+|over 100)) annotators per item.*extrapolated from your 5 votes to 100 \(held the truth in \d+ of \d+ checks\)\. Ranking items by ambiguity/);
   assert.equal(await page.locator('#plan-charts canvas').count(), 4);
   assert.match(page.url(), /room=plan&votes=100&prior=auto/);
   await page.screenshot({ path: path.join(shots, 'plan-100.png'), fullPage: true });
@@ -74,7 +75,7 @@ test('an upload with 5 votes per item, extrapolated to 100 and to the truth, equ
   await page.click('#plan-run');
   await page.locator('#plan-status[data-state="idle"]').waitFor({ timeout: 120_000 });
   assert.match(page.url(), /votes=inf/);
-  assert.match(await page.locator('#plan-sentence').textContent(), /Against the items' true distributions/);
+  assert.match(await page.locator('#plan-sentence').textContent(), /extrapolated from your 5 votes to the items' true distributions/);
   const truth = await csvDownload(page);
   const cliTruth = cliExtrapolate(five, ['--reference-votes', 'inf']);
   const kl100 = truth.trim().split('\n').find((r) => r.startsWith('100,kl,')).split(',')[2];

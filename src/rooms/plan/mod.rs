@@ -10,7 +10,7 @@ mod tools;
 use crate::curve_chart::{draw, H, W};
 use crate::plan_jobs::{self as state, PlanStatus, Tool};
 use crate::state::{now_ms, St, REPEATS};
-use annosat_core::curves::{Curves, Metric};
+use annosat_core::curves::Metric;
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -147,37 +147,27 @@ pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
     }
 }
 
-fn sentence(
-    c: &Curves,
-    bands: Option<&annosat_core::curves::ItemBands>,
-    votes: Option<u32>,
-) -> String {
-    let with = match votes {
-        Some(m) => format!("If every item had {m} votes"),
-        None => "Against the items' true distributions".into(),
-    };
-    // "(95% interval over items 20–23)", from the item bootstrap (the prior refitted per resample).
-    let iv = |m: Metric| {
-        bands
-            .map(|b| b.saturation(m, 0.9))
-            .and_then(|iv| Some(format!(" (95% interval over items {}–{})", iv.lo?, iv.hi?)))
-            .unwrap_or_default()
-    };
-    match (
-        c.saturation(Metric::Kl, 0.9).n,
-        c.saturation(Metric::EntropyCorr, 0.9).n,
-    ) {
-        (Some(a), Some(b)) => format!(
-            "{with}: {a} annotators per item{} would capture 90% of the improvement in distribution match (KL); ranking items by ambiguity (entropy correlation) would need about {b}{}.",
-            iv(Metric::Kl),
-            iv(Metric::EntropyCorr)
-        ),
-        (Some(a), None) => format!(
-            "{with}: {a} annotators per item{} would capture 90% of the improvement in distribution match (KL).",
-            iv(Metric::Kl)
-        ),
-        _ => format!("{with}: the curves do not saturate within the grid."),
-    }
+/// The extrapolated answer for KL and entropy correlation, in the headline's words
+/// (`annosat_core::answer`, margin included) whether or not the data's own point is bounded.
+fn sentence(st: St, r: &crate::plan_jobs::PlanResult) -> String {
+    use annosat_core::answer::{extrapolated_headline, Extrapolated};
+    use annosat_core::extrapolate::ReferenceVotes;
+    let reference = r.votes.map_or(ReferenceVotes::Truth, ReferenceVotes::Votes);
+    let answers = st.answers();
+    [Metric::Kl, Metric::EntropyCorr]
+        .iter()
+        .filter_map(|&m| answers.get(m as usize))
+        .map(|a| {
+            let e = Extrapolated::of(
+                a,
+                reference,
+                (&r.curves, r.bands.as_ref()),
+                r.check.total_variation,
+            );
+            extrapolated_headline(a, &e)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[component]
@@ -203,20 +193,14 @@ fn Result() -> impl IntoView {
             })
             .collect_view();
         let tv = r.check.total_variation;
-        let verdict = if tv < 0.05 {
-            "the prior reproduces how much these items agree"
-        } else if tv < 0.15 {
-            "the prior reproduces these items' agreement roughly; read the curves with that in mind"
-        } else {
-            "the prior does not describe these items well: treat the extrapolated curves with caution"
-        };
+        let verdict = annosat_core::answer::verdict(tv);
         let csv = r.curves.to_csv();
         let download = move |_| {
             crate::export::download_text(&csv, "text/csv", "annosat-extrapolated.csv");
         };
         Some(view! {
             <section class="card summary">
-                <p class="sentence" id="plan-sentence">{sentence(&r.curves, r.bands.as_ref(), r.votes)}</p>
+                <p class="sentence" id="plan-sentence">{sentence(st, &r)}</p>
                 <p id="plan-prior">"Prior: " <bdi>{r.prior.describe(&classes)}</bdi></p>
                 <table id="plan-fit" class="fit-check">
                     <caption>"Fit check: share of items (with 2 or more votes) by how much their votes agree"</caption>
