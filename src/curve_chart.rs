@@ -85,19 +85,7 @@ pub fn draw<DB: DrawingBackend>(
         logx,
     };
     let mut chart = plot::frame(root, LOOK, title(m), Some(y_desc(m)), x, (lo, hi))?;
-    let blue = RGBColor(37, 99, 235);
-    let band: Vec<(u32, f64, f64)> = pts
-        .iter()
-        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
-        .collect();
-    plot::band(&mut chart, x, &band, blue.mix(0.2))?;
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter()
-                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
-            blue.stroke_width(2),
-        ))
-        .map_err(plot::err)?;
+    mean_with_band(&mut chart, x, &pts, (RGBColor(37, 99, 235), 0.2))?;
     if let (Some(o), Some(ext)) = (overlay, &ext) {
         draw_overlay(&mut chart, x, o, ext, (lo, hi))?;
     }
@@ -137,6 +125,28 @@ fn banded(
         .collect()
 }
 
+/// A mean curve in `colour` over its band (the colour at `alpha`).
+fn mean_with_band<DB: DrawingBackend>(
+    chart: &mut plot::Chart<'_, DB>,
+    x: XAxis,
+    pts: &[annosat_core::curves::CurvePoint],
+    (colour, alpha): (RGBColor, f64),
+) -> Result<(), String> {
+    let band: Vec<(u32, f64, f64)> = pts
+        .iter()
+        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
+        .collect();
+    plot::band(chart, x, &band, colour.mix(alpha))?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter()
+                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
+            colour.stroke_width(2),
+        ))
+        .map_err(plot::err)?;
+    Ok(())
+}
+
 /// The extrapolated curve in orange with its band, and the headline's point with its interval as
 /// a shaded column.
 fn draw_overlay<DB: DrawingBackend>(
@@ -158,18 +168,7 @@ fn draw_overlay<DB: DrawingBackend>(
             )))
             .map_err(plot::err)?;
     }
-    let band: Vec<(u32, f64, f64)> = pts
-        .iter()
-        .map(|p| (p.n, p.lo.unwrap_or(0.0), p.hi.unwrap_or(0.0)))
-        .collect();
-    plot::band(chart, x, &band, orange.mix(0.15))?;
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter()
-                .map(|p| (x.at(p.n as f64), p.mean.unwrap_or(0.0))),
-            orange.stroke_width(2),
-        ))
-        .map_err(plot::err)?;
+    mean_with_band(chart, x, pts, (orange, 0.15))?;
     if let Some(pn) = point.n {
         let text = match point.items.and_then(|iv| iv.lo.zip(iv.hi)) {
             Some((a, b)) => format!("extrapolated: about {pn} ({a}–{b})"),

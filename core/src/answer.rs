@@ -437,16 +437,7 @@ pub fn within_line(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
 mod tests {
     use super::*;
 
-    fn iv(lo: u32, hi: u32) -> ItemInterval {
-        ItemInterval {
-            lo: Some(lo),
-            hi: Some(hi),
-            resamples: 200,
-            not_reached: 0,
-            lo_n: Some(lo as f64),
-            hi_n: Some(hi as f64),
-        }
-    }
+    use crate::curves::bootstrap::closed as iv;
 
     fn answer(n: u32, votes: u32) -> MetricAnswer {
         MetricAnswer {

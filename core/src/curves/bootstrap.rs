@@ -284,6 +284,19 @@ pub struct ItemInterval {
     pub hi_n: Option<f64>,
 }
 
+/// A closed interval over 200 resamples, for tests that build answers by hand.
+#[cfg(test)]
+pub(crate) fn closed(lo: u32, hi: u32) -> ItemInterval {
+    ItemInterval {
+        lo: Some(lo),
+        hi: Some(hi),
+        resamples: 200,
+        not_reached: 0,
+        lo_n: Some(lo as f64),
+        hi_n: Some(hi as f64),
+    }
+}
+
 impl ItemBands {
     /// From whole curves computed per resample (`curves[b][metric][g]`).
     pub fn from_resample_curves(grid: Vec<u32>, curves: &[[Vec<Option<f64>>; 4]]) -> ItemBands {

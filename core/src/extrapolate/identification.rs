@@ -84,16 +84,7 @@ pub fn is_wide(point: u32, iv: &ItemInterval) -> bool {
 mod tests {
     use super::*;
 
-    fn iv(lo: u32, hi: u32) -> ItemInterval {
-        ItemInterval {
-            lo: Some(lo),
-            hi: Some(hi),
-            resamples: 200,
-            not_reached: 0,
-            lo_n: Some(lo as f64),
-            hi_n: Some(hi as f64),
-        }
-    }
+    use crate::curves::bootstrap::closed as iv;
 
     fn m(lo: f64, hi: f64) -> Margin {
         Margin {

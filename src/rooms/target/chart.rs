@@ -66,13 +66,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 None,
                 (s, bands.as_deref(), bounded.get()),
                 logx,
-                over.as_ref()
-                    .map(|(r, e)| Overlay {
-                        curves: &r.curves,
-                        bands: r.bands.as_ref(),
-                        answer: e,
-                    })
-                    .as_ref(),
+                as_overlay(&over).as_ref(),
             ) {
                 Ok(g) => geom.set(Some(g)),
                 Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
@@ -138,13 +132,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                     n,
                     (s, bands.as_deref(), bounded.get_untracked()),
                     logx,
-                    over.as_ref()
-                        .map(|(r, e)| Overlay {
-                            curves: &r.curves,
-                            bands: r.bands.as_ref(),
-                            answer: e,
-                        })
-                        .as_ref(),
+                    as_overlay(&over).as_ref(),
                 )
             })
         };
@@ -181,13 +169,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 Some(st.n.get_untracked()),
                 (s, bands.as_deref(), bounded.get_untracked()),
                 st.logx.get_untracked(),
-                over.as_ref()
-                    .map(|(r, e)| Overlay {
-                        curves: &r.curves,
-                        bands: r.bands.as_ref(),
-                        answer: e,
-                    })
-                    .as_ref(),
+                as_overlay(&over).as_ref(),
             );
         }
         export::download_text(
@@ -223,4 +205,18 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             </figcaption>
         </figure>
     }
+}
+
+/// The drawing's view of the headline's extrapolation for this panel.
+fn as_overlay(
+    over: &Option<(
+        std::sync::Arc<crate::plan_jobs::PlanResult>,
+        annosat_core::answer::Extrapolated,
+    )>,
+) -> Option<Overlay<'_>> {
+    over.as_ref().map(|(r, e)| Overlay {
+        curves: &r.curves,
+        bands: r.bands.as_ref(),
+        answer: e,
+    })
 }
