@@ -163,6 +163,19 @@ pub struct Extrapolated {
     /// margin for these votes).
     #[serde(default)]
     pub margin: Option<Margin>,
+    /// Read off the part of the file a pilot gave more votes ([`crate::pilot::choose`]), not
+    /// the whole file; `None`: the whole file.
+    #[serde(default)]
+    pub from: Option<PartOf>,
+}
+
+/// The part of a file an answer comes from: `items` items with `votes` votes each.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PartOf {
+    pub items: u32,
+    pub votes: u32,
+    /// Extrapolated from those votes (else their own curves reach the reference).
+    pub extrapolated: bool,
 }
 
 impl Extrapolated {
@@ -191,6 +204,7 @@ impl Extrapolated {
             answer,
             total_variation,
             margin: margin.filter(|_| bands.is_some()),
+            from: None,
         }
     }
 }
@@ -324,7 +338,14 @@ pub fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
         ReferenceVotes::Votes(m) => m.to_string(),
         ReferenceVotes::Truth => "the items' true distributions".into(),
     };
-    let from = format!("extrapolated from {} to {to}", a.votes_words());
+    let from = match e.from {
+        Some(p) if p.extrapolated => format!(
+            "extrapolated from the {} items with {} votes to {to}",
+            p.items, p.votes
+        ),
+        Some(p) => format!("read off the {} items with {} votes", p.items, p.votes),
+        None => format!("extrapolated from {} to {to}", a.votes_words()),
+    };
     let held = e
         .margin
         .filter(|m| m.checks > 0)
@@ -496,6 +517,7 @@ mod tests {
             answer: answer(21, 100),
             total_variation: 0.02,
             margin: Some(margin),
+            from: None,
         };
         let text = headline(&bounded, Some(&e));
         assert_eq!(

@@ -13,6 +13,8 @@
 //!   aggregation, on all votes and on N-vote subsamples.
 //! - [`extrapolate`]: the curves beyond the votes there are, from a Dirichlet prior fitted to the
 //!   items (empirical Bayes), with a fit check and a validation on data that have the votes.
+//! - [`pilot`]: what would narrow a wide extrapolated answer (more votes on a few items, simulated),
+//!   and the answer from such a part of a file.
 //! - [`adaptive`]: simulated vote collection in rounds, adaptive policies against uniform at equal
 //!   budget, on the items' real votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
@@ -34,6 +36,7 @@ pub mod logtable;
 pub mod metrics;
 pub mod models;
 pub mod multilabel;
+pub mod pilot;
 pub mod sample;
 pub mod summary;
 pub mod synth;

@@ -5,6 +5,7 @@ use annosat_core::curves::{
     default_eps, CurveConfig, Curves, ItemBands, Metric, Prepared, Reference,
 };
 use annosat_core::extrapolate::{self, Components, ExtrapolateConfig, ReferenceVotes};
+use annosat_core::pilot;
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
@@ -226,6 +227,7 @@ pub fn run(a: Args) -> Result<()> {
         None => Reference::Full,
     };
     // Against all votes, ragged items are read against the count most items reach (cap.rs).
+    let file = table.clone();
     if reference == Reference::Full {
         if let Some((capped, cap)) = annosat_core::curves::cap::cap_votes(&table, None) {
             eprintln!("note: {}", cap.note());
@@ -282,21 +284,29 @@ pub fn run(a: Args) -> Result<()> {
         && !a.no_extrapolate
         && !partial
         && answers[0].cannot_extrapolate().is_none();
-    let extrapolated = if extrapolate {
-        headline_extrapolation(&table, &cfg, a.extrapolate_to, &answers)
+    let (extrapolated, beyond) = if extrapolate {
+        headline_extrapolation((&file, &table), &cfg, a.extrapolate_to, &answers)
     } else {
         None
-    };
+    }
+    .unzip();
     for ans in &answers {
         let e = extrapolated.as_ref().map(|e| &e[ans.metric as usize]);
         eprintln!("answer: {}", answer::headline(ans, e));
+        let pilot = e
+            .filter(|_| ans.bounded_by_votes)
+            .zip(beyond.as_ref())
+            .and_then(|(e, b)| pilot::pilot_line(e, &b.pilots));
+        if let Some(line) = pilot {
+            eprintln!("        {line}");
+        }
         eprintln!("        {}", answer::within_line(ans, e));
     }
     let out = match a.format {
         Format::Csv => curves.to_csv(),
         Format::Json => {
             let mut v = to_json(&curves, &cfg, a.target, &eps);
-            v["headline"] = headline_json(&answers, extrapolated.as_deref());
+            v["headline"] = headline_json(&answers, extrapolated.as_deref(), beyond.as_ref());
             serde_json::to_string_pretty(&v)? + "\n"
         }
     };
@@ -305,13 +315,15 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 /// The extrapolated answers for every metric (where some within-data point is bounded), with the
-/// extrapolation's own item bootstrap; `None` (with a note) when no prior can be fitted.
+/// extrapolation's own item bootstrap, the file's pilot part and the pilots that would narrow a
+/// wide answer (`pilot::beyond`); `None` (with a note) when no prior can be fitted. `file` is
+/// the file as read, `table` as the curves read it.
 fn headline_extrapolation(
-    table: &annosat_core::VoteTable,
+    (file, table): (&annosat_core::VoteTable, &annosat_core::VoteTable),
     cfg: &CurveConfig,
     to: ReferenceVotes,
     answers: &[MetricAnswer],
-) -> Option<Vec<Extrapolated>> {
+) -> Option<(Vec<Extrapolated>, pilot::Beyond)> {
     let xcfg = ExtrapolateConfig {
         reference_votes: to,
         curves: CurveConfig {
@@ -338,19 +350,19 @@ fn headline_extrapolation(
                 ext.fit.describe(table.classes()),
                 ext.check.total_variation
             );
-            Some(
-                answers
-                    .iter()
-                    .map(|a| {
-                        Extrapolated::of(
-                            a,
-                            to,
-                            (&ext.curves, ext.bands.as_ref()),
-                            ext.check.total_variation,
-                        )
-                    })
-                    .collect(),
-            )
+            let bar = crate::util::progress(1, "pilots");
+            let beyond = pilot::beyond(file, table, &ext, answers, (to, cfg), &mut |d, n| {
+                bar.set_length(n as u64);
+                bar.set_position(d as u64)
+            });
+            bar.finish_and_clear();
+            if let Some(p) = &beyond.dense {
+                eprintln!(
+                    "note: {} items have {} votes (a pilot): where their answer is narrower, it is the one shown",
+                    p.items, p.votes
+                );
+            }
+            Some((pilot::shown(answers, to, &ext, &beyond), beyond))
         }
         Err(e) => {
             eprintln!("note: the bounded points could not be extrapolated: {e}");
@@ -360,7 +372,11 @@ fn headline_extrapolation(
 }
 
 /// `headline.<metric>`: the sentence and where its number comes from.
-fn headline_json(answers: &[MetricAnswer], ext: Option<&[Extrapolated]>) -> serde_json::Value {
+fn headline_json(
+    answers: &[MetricAnswer],
+    ext: Option<&[Extrapolated]>,
+    beyond: Option<&pilot::Beyond>,
+) -> serde_json::Value {
     let mut out = serde_json::Map::new();
     for a in answers {
         let e = ext
@@ -384,6 +400,10 @@ fn headline_json(answers: &[MetricAnswer], ext: Option<&[Extrapolated]>) -> serd
                 // The identification margin joined into `items`, and how often such intervals
                 // held the truth on sets left out of it (docs/intervals.md).
                 "margin": e.and_then(|e| e.margin),
+                // Read off the file's pilot part instead of the whole file.
+                "from": e.and_then(|e| e.from),
+                "pilot_sentence": e.zip(beyond).and_then(|(e, b)| pilot::pilot_line(e, &b.pilots)),
+                "pilot": e.zip(beyond).and_then(|(e, b)| pilot::advice(e, &b.pilots)),
             }),
         );
     }

@@ -194,6 +194,18 @@ pub fn extrapolate(
     cfg: &ExtrapolateConfig,
     progress: &mut impl FnMut(usize, usize),
 ) -> Result<Extrapolation, ExtrapolateError> {
+    extrapolate_from(table, cfg, None, progress)
+}
+
+/// [`extrapolate`] with the prior refitted from `start` (EM from it, its number of Dirichlets)
+/// instead of a fresh fit and BIC search: for many small tables drawn from one file (the
+/// simulated pilots of [`crate::pilot`]), whose prior is the file's, re-estimated.
+pub fn extrapolate_from(
+    table: &VoteTable,
+    cfg: &ExtrapolateConfig,
+    start: Option<&Prior>,
+    progress: &mut impl FnMut(usize, usize),
+) -> Result<Extrapolation, ExtrapolateError> {
     if let ReferenceVotes::Votes(m) = cfg.reference_votes {
         if m < 2 {
             return Err(ExtrapolateError::ReferenceVotes(m));
@@ -212,7 +224,10 @@ pub fn extrapolate(
             repeats,
         });
     }
-    let fit = prior::fit(table, cfg.components, cfg.curves.seed)?;
+    let fit = match start {
+        Some(p) => prior::refit(table, p, cfg.curves.seed)?,
+        None => prior::fit(table, cfg.components, cfg.curves.seed)?,
+    };
     let check = check::fit_check(table, &fit, cfg.curves.seed);
     let resamples = cfg.curves.bootstrap;
     let total = repeats as usize + resamples as usize * bootstrap::REPEATS_PER_RESAMPLE as usize;
