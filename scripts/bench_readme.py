@@ -5,6 +5,7 @@ goal verdicts there are the run's, never typed.
     bench_readme.py curves  OUTPUT docs/speed.md   (scripts/bench.sh --readme)
     bench_readme.py trainer OUTPUT docs/speed.md   (scripts/bench-trainer.sh --readme)
     bench_readme.py large   OUTPUT docs/limits.md  (scripts/bench-large.sh --readme; no goal, output only)
+    bench_readme.py answer  OUTPUT docs/speed.md   (scripts/bench-answer.sh --docs)
     bench_readme.py --block NAME FILE DOC.md       (FILE's text as the block between
                                                     `<!-- NAME:begin -->` and `<!-- NAME:end -->`;
                                                     scripts/readme-cli-example.sh and others)
@@ -77,6 +78,19 @@ def curves_rows(out):
     return rows
 
 
+def answer_rows(out):
+    rows = []
+    for name, what in (("koniq10k-5-votes.csv", "10,073 items with 5 votes each"),
+                       ("koniq10k-all-votes.csv", "10,073 items with 93–157 votes each")):
+        m = re.search(re.escape(name) + r": native one thread .*\(best ([\d.]+) s\); app ([\d.]+) s with (\d+) cores", out)
+        if not m:
+            continue
+        native, app, cores = float(m.group(1)), float(m.group(2)), m.group(3)
+        rows.append((f"the whole answer, {what}, natively on one thread", "≤ 10 s", f"{native:.2f} s", native <= 10))
+        rows.append((f"the whole answer, {what}, in the app ({cores} cores)", "≤ 20 s", f"{app:.1f} s", app <= 20))
+    return rows
+
+
 def trainer_rows(out):
     ratio = num(r"ratio annosat/PyTorch: +([\d.]+)x", out)
     rows = [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
@@ -121,8 +135,9 @@ def main():
     data = os.environ.get("ANNOSAT_DATA", "").rstrip("/")
     if data:
         out = out.replace(data + "/", "$ANNOSAT_DATA/")
-    rows = {"curves": curves_rows, "trainer": trainer_rows, "large": lambda _: []}[kind](out)
-    command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh --readme"
+    rows = {"curves": curves_rows, "trainer": trainer_rows, "answer": answer_rows, "large": lambda _: []}[kind](out)
+    flag = "--docs" if kind == "answer" else "--readme"
+    command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh {flag}"
     block = [f"Written by `{command}` from its run{' (the output verbatim, then the goals)' if rows else ''}:",
              "", "```text", out, "```"]
     if rows:

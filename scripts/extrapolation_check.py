@@ -9,6 +9,8 @@ it has and compared with its own 90% points (`annosat extrapolate --check`).
 
   --calibrate FILE  writes the margins (per metric and M: a prediction interval of the ratio real
                     point / extrapolated point for one more set like these) as Rust into FILE
+  --points FILE     reads the points of a saved run (the JSON a run leaves beside the build)
+                    instead of running the checks
   --docs FILE       writes the check table into FILE between <!-- extrapolation:begin/end -->
                     (with --calibrate in the same run, the table shows the intervals the new
                     margins give, computed here as identification::widen does)
@@ -116,7 +118,8 @@ def calibrate(points):
                     if n == name and p["metric"] == metric and p["m"] == m and p["actual"] is not None:
                         checks += 1
                         held += holds(p["actual"], *widened(p, out, ref))
-            rows.append((metric, m, mg or (1.0, 1.0), checks, len(names), held))
+            sets = len(ratios(points, metric, m))
+            rows.append((metric, m, mg or (1.0, 1.0), checks, sets, held))
     return rows
 
 
@@ -193,13 +196,17 @@ def main():
     missing = [n for n, f, _ in sets if f is None]
     if missing:
         print(f"extrapolation-check: not found, left out: {', '.join(missing)}", file=sys.stderr)
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        done = list(pool.map(lambda s: check(binary, *s), [s for s in sets if s[1]]))
-    points = [(name, ref, p) for name, ref, ps in done for p in ps]
     saved = os.path.join(os.environ.get("CARGO_TARGET_DIR", "/tmp"), "extrapolation-check.json")
-    with open(saved, "w") as f:
-        json.dump(points, f)
-    print(f"extrapolation-check: the checks' points are in {saved}", file=sys.stderr)
+    if "--points" in opts:
+        # A saved run's points (the tables and margins again, without the hour of checks).
+        points = [tuple(p) for p in json.load(open(opts["--points"]))]
+    else:
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            done = list(pool.map(lambda s: check(binary, *s), [s for s in sets if s[1]]))
+        points = [(name, ref, p) for name, ref, ps in done for p in ps]
+        with open(saved, "w") as f:
+            json.dump(points, f)
+        print(f"extrapolation-check: the checks' points are in {saved}", file=sys.stderr)
     rows = calibrate(points)
     if "--calibrate" in opts:
         write_rust(opts["--calibrate"], rows)

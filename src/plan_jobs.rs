@@ -41,6 +41,8 @@ pub struct PlanResult {
     pub seed: u64,
     /// Dirichlets asked for (0: BIC's choice, as the headline and `annosat curves` use).
     pub components: u32,
+    /// The headline's run: the file's pilot part and the simulated pilots.
+    pub beyond: Option<annosat_core::pilot::Beyond>,
 }
 
 /// A finished agreement or adaptive run, its time and seed.
@@ -167,12 +169,18 @@ impl PlanSt {
 
     /// The Target room's headline extrapolation: M' = `votes` (0: the true distributions), the
     /// prior BIC chooses. Its result goes to `headline`, not to the room's own `result`.
-    pub fn start_headline(&self, votes: u32, repeats: u32, seed: u64) {
+    pub fn start_headline(
+        &self,
+        votes: u32,
+        repeats: u32,
+        seed: u64,
+        answers: Vec<annosat_core::answer::MetricAnswer>,
+    ) {
         self.send(
             Tool::Extrapolate,
             votes,
             seed,
-            PlanJob::Extrapolate(Self::config_for(votes, 0, repeats, seed)),
+            PlanJob::Headline(Self::config_for(votes, 0, repeats, seed), answers),
         );
         self.by_headline.set(true);
     }
@@ -235,6 +243,7 @@ impl PlanSt {
                 check,
                 curves,
                 bands,
+                beyond,
             } => {
                 let r = Some(Arc::new(PlanResult {
                     prior: *prior,
@@ -245,6 +254,7 @@ impl PlanSt {
                     votes: (votes > 0).then_some(votes),
                     seed,
                     components: self.asked_components.get_untracked(),
+                    beyond: beyond.map(|b| *b),
                 }));
                 // The headline's own run does not replace what the Plan room shows.
                 if self.by_headline.get_untracked() {

@@ -4,8 +4,10 @@
 
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
+use annosat_core::answer::MetricAnswer;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
+use annosat_core::pilot::Beyond;
 use annosat_core::summary::Summary;
 use annosat_core::worth::{Report, WorthConfig};
 use serde::{Deserialize, Serialize};
@@ -62,6 +64,9 @@ pub struct WorthJob {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum PlanJob {
     Extrapolate(ExtrapolateConfig),
+    /// The Target room's headline: the extrapolation, then what lies beyond it for these
+    /// within-data answers (the file's pilot part, simulated pilots: `pilot::beyond`).
+    Headline(ExtrapolateConfig, Vec<MetricAnswer>),
     /// `annosat agree` at the level called `level` on the worker's table (built there from its
     /// classes, so a job sent while new data loads cannot carry the old data's level).
     Agree {
@@ -88,6 +93,9 @@ pub enum PlanOutcome {
         curves: Curves,
         /// The item bootstrap, the prior refitted per resample (when the config asked for one).
         bands: Option<ItemBands>,
+        /// For the headline: the file's pilot part and the simulated pilots.
+        #[serde(default)]
+        beyond: Option<Box<Beyond>>,
     },
     Agreement(Agreement),
     Adaptive(AdaptiveResult),

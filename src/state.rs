@@ -286,17 +286,12 @@ impl St {
         } else {
             ReferenceVotes::Votes(to)
         };
-        let ext = answers
-            .iter()
-            .map(|a| {
-                annosat_core::answer::Extrapolated::of(
-                    a,
-                    reference,
-                    (&r.curves, r.bands.as_ref()),
-                    r.check.total_variation,
-                )
-            })
-            .collect();
+        let ext = annosat_core::pilot::shown(
+            &answers,
+            reference,
+            (&r.curves, r.bands.as_ref(), r.check.total_variation),
+            &r.beyond.clone().unwrap_or_default(),
+        );
         Some((r, ext))
     }
 
@@ -333,7 +328,7 @@ impl St {
             crate::plan_jobs::PlanStatus::Idle
         ) || self.plan.headline_running();
         if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
-            self.plan.start_headline(to, REPEATS, seed);
+            self.plan.start_headline(to, REPEATS, seed, answers);
         }
     }
 

@@ -247,7 +247,7 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
         Request::Plan { id, job } => {
             // The extrapolation reads the curves' table; the other tools the whole file, as
             // their CLI commands do.
-            let capped = matches!(&job, PlanJob::Extrapolate(_));
+            let capped = matches!(&job, PlanJob::Extrapolate(_) | PlanJob::Headline(..));
             with_curve_table(id, capped, |t| {
                 let t0 = now_ms();
                 let mut p = progress(id, "plan");
@@ -455,6 +455,33 @@ fn plan(
                 check: Box::new(e.check),
                 curves: e.curves,
                 bands: e.bands,
+                beyond: None,
+            })
+        }
+        PlanJob::Headline(config, answers) => {
+            // Nine tenths of the bar for the extrapolation, the rest for the pilots.
+            let e = extrapolate(t, &config, &mut |d, n| {
+                progress(0.9 * d as f64 / n.max(1) as f64)
+            })
+            .map_err(|e| e.to_string())?;
+            // The file as read: its pilot part keeps the votes the curves' cut table drops.
+            let beyond = TABLE.with(|f| {
+                let f = f.borrow();
+                annosat_core::pilot::beyond(
+                    f.as_ref().unwrap_or(t),
+                    t,
+                    &e,
+                    &answers,
+                    (config.reference_votes, &config.curves),
+                    &mut |d, n| progress(0.9 + 0.1 * d as f64 / n.max(1) as f64),
+                )
+            });
+            Ok(PlanOutcome::Extrapolated {
+                prior: Box::new(e.fit),
+                check: Box::new(e.check),
+                curves: e.curves,
+                bands: e.bands,
+                beyond: Some(Box::new(beyond)),
             })
         }
         PlanJob::Agree {

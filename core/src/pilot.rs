@@ -8,7 +8,8 @@
 //!
 //! - [`search`] simulates pilots — `items` of the file's items (a seeded random choice) topped up
 //!   to `votes` votes each, the new votes drawn from each item's posterior under the prior fitted
-//!   to the whole file — and computes on each the answer the file would then give ([`answer_part`]:
+//!   to the whole file, [`SIMULATIONS`] times per size, the widest kept as the promise — and
+//!   computes on each the answer the file would then give ([`answer_part`]:
 //!   extrapolated from the pilot's votes with its own prior, bootstrap and margin, or read off the
 //!   pilot's own curves where it reaches the reference). Candidates run cheapest first (votes to
 //!   collect), so [`recommend`] can take the first that narrows a metric to ±[`GOAL`].
@@ -34,9 +35,13 @@ use serde::{Deserialize, Serialize};
 pub const MIN_ITEMS: usize = 50;
 /// The width a pilot should narrow an answer to: ±20% of its point.
 pub const GOAL: f64 = 0.20;
-/// Pilot sizes tried: items, and votes per item (plus the reference's own count).
+/// Pilot sizes tried: items, and votes per item, extrapolated from; and items with the
+/// reference's own count, read off their own curves (whose width is all over items).
 pub const ITEMS: [u32; 3] = [50, 100, 200];
 pub const VOTES: [u32; 3] = [10, 20, 40];
+pub const FULL_ITEMS: [u32; 3] = [100, 200, 400];
+/// Simulated pilots per size; the promise is the widest of them (one real pilot varies as much).
+pub const SIMULATIONS: u64 = 3;
 /// Item resamples and repeats of each simulated pilot's answer (a prediction of a width, not
 /// the answer itself).
 pub const RESAMPLES: u32 = 40;
@@ -232,11 +237,11 @@ pub fn search(
         ReferenceVotes::Votes(m) => Some(m),
         ReferenceVotes::Truth => None,
     };
-    for &v in VOTES.iter().chain(top.as_slice()) {
-        for &p in &ITEMS {
-            if v > typical && (p as usize) <= table.num_items() && top.is_none_or(|m| v <= m) {
-                sizes.push((p, v));
-            }
+    let extrapolated = VOTES.iter().flat_map(|&v| ITEMS.map(|p| (p, v)));
+    let full = top.into_iter().flat_map(|m| FULL_ITEMS.map(|p| (p, m)));
+    for (p, v) in extrapolated.chain(full) {
+        if v > typical && (p as usize) <= table.num_items() && top.is_none_or(|m| v <= m) {
+            sizes.push((p, v));
         }
     }
     sizes.sort_by_key(|&(p, v)| (p as u64 * (v - typical) as u64, v));
@@ -251,33 +256,67 @@ pub fn search(
     let mut runs: Vec<Part> = Vec::new();
     for (done, &(p, v)) in sizes.iter().enumerate() {
         progress(done, sizes.len());
-        if wide
+        let open: Vec<Metric> = wide
             .iter()
-            .all(|&m| runs.iter().any(|r| r.half_width(m) <= GOAL))
-        {
+            .copied()
+            .filter(|&m| !runs.iter().any(|r| r.half_width(m) <= GOAL))
+            .collect();
+        if open.is_empty() {
             break;
         }
-        let sim = simulate(table, fit, p, v, cfg.seed);
-        let extra: u64 = (0..sim.num_items())
-            .map(|i| sim.total(i) as u64)
-            .sum::<u64>()
-            - choose_items(table.num_items(), p as usize, cfg.seed)
-                .iter()
-                .map(|&i| table.total(i) as u64)
-                .sum::<u64>();
-        if let Ok(mut part) = answer_part(
-            (&sim, Some(fit)),
-            reference,
-            &cfg,
-            (x, &eps),
-            &mut |_, _| {},
-        ) {
-            part.extra = extra;
-            runs.push(part);
+        // Extrapolated from v votes, a metric cannot get narrower than its margin at v: sizes
+        // whose margin alone is wider than the goal for every metric still open are skipped.
+        let floor = |m: Metric| identification::margin(m, v).map_or(0.0, |g| (g.hi - g.lo) / 2.0);
+        if top.is_none_or(|r| v < r) && open.iter().all(|&m| floor(m) > GOAL) {
+            continue;
         }
+        let sims: Vec<Part> = (0..SIMULATIONS)
+            .filter_map(|s| {
+                let seed = cfg.seed.wrapping_add(s);
+                let sim = simulate(table, fit, p, v, seed);
+                let before: u64 = choose_items(table.num_items(), p as usize, seed)
+                    .iter()
+                    .map(|&i| table.total(i) as u64)
+                    .sum();
+                let after: u64 = (0..sim.num_items()).map(|i| sim.total(i) as u64).sum();
+                let cfg = CurveConfig {
+                    seed,
+                    ..cfg.clone()
+                };
+                let part = answer_part(
+                    (&sim, Some(fit)),
+                    reference,
+                    &cfg,
+                    (x, &eps),
+                    &mut |_, _| {},
+                );
+                part.ok().map(|part| Part {
+                    extra: after - before,
+                    ..part
+                })
+            })
+            .collect();
+        runs.extend(widest(sims));
     }
     progress(sizes.len(), sizes.len());
     runs
+}
+
+/// Per metric, the point of the simulation whose interval is widest.
+fn widest(sims: Vec<Part>) -> Option<Part> {
+    let mut out = sims.first()?.clone();
+    for m in Metric::ALL {
+        if let Some(w) = sims
+            .iter()
+            .max_by(|a, b| a.half_width(m).total_cmp(&b.half_width(m)))
+        {
+            out.points[m.index()] = w.points[m.index()];
+        }
+        out.extra = out
+            .extra
+            .max(sims.iter().map(|s| s.extra).max().unwrap_or(0));
+    }
+    Some(out)
 }
 
 fn first_eps(shown: &[Extrapolated], metric: Metric) -> f64 {
@@ -308,9 +347,10 @@ pub fn is_wide(p: &Point) -> bool {
     }
 }
 
-/// The pilot to run for a shown answer: `None` where it is not wide, or no pilot tried narrows it.
+/// The pilot to run for a shown answer: `None` where it is not wide, no pilot tried narrows it,
+/// or the pilots were simulated for another share x.
 pub fn advice<'a>(e: &Extrapolated, runs: &'a [Part]) -> Option<&'a Part> {
-    if !is_wide(&e.answer.point) {
+    if !is_wide(&e.answer.point) || runs.iter().any(|r| r.x != e.answer.x) {
         return None;
     }
     recommend(runs, e.answer.metric, half_width(&e.answer.point))
@@ -380,17 +420,12 @@ pub struct Beyond {
 pub fn shown(
     data: &[MetricAnswer],
     reference: ReferenceVotes,
-    e: &extrapolate::Extrapolation,
+    (curves, bands, total_variation): (&curves::Curves, Option<&curves::ItemBands>, f64),
     beyond: &Beyond,
 ) -> Vec<Extrapolated> {
     data.iter()
         .map(|a| {
-            let main = Extrapolated::of(
-                a,
-                reference,
-                (&e.curves, e.bands.as_ref()),
-                e.check.total_variation,
-            );
+            let main = Extrapolated::of(a, reference, (curves, bands), total_variation);
             choose(main, beyond.dense.as_ref())
         })
         .collect()
@@ -434,7 +469,12 @@ pub fn beyond(
         dense,
         pilots: Vec::new(),
     };
-    let now = shown(data, reference, e, &out);
+    let now = shown(
+        data,
+        reference,
+        (&e.curves, e.bands.as_ref(), e.check.total_variation),
+        &out,
+    );
     out.pilots = search(table, &e.fit, &now, curves_cfg, progress);
     out
 }

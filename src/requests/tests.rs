@@ -492,6 +492,7 @@ fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
             prior: Box::new(e.fit.clone()),
             check: Box::new(e.check.clone()),
             curves: e.curves.clone(),
+            beyond: None,
         },
         ms: 1.0,
     };

@@ -24,6 +24,7 @@ async function rows(page) {
   return page.locator('#saturation li').evaluateAll((lis) => lis.map((li) => ({
     metric: li.dataset.metric, bounded: li.dataset.bounded, extrapolated: li.dataset.extrapolated,
     n: li.dataset.n, lo: li.dataset.itemsLo, hi: li.dataset.itemsHi, text: li.textContent.trim(),
+    pilot: li.dataset.pilot,
   })));
 }
 
@@ -89,6 +90,8 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
     assert.equal(r.n, String(h.n ?? ''), r.metric);
     assert.equal(r.lo, String(h.items?.lo ?? ''), r.metric);
     assert.equal(r.hi, String(h.items?.hi ?? ''), r.metric);
+    // The pilot that would narrow a wide answer: the CLI's, word for word.
+    assert.equal(r.pilot, h.pilot_sentence ?? '', r.metric);
     if (r.bounded === 'true') {
       bounded += 1;
       assert.match(r.text, /extrapolated to 100 votes per item; within the data by N = \d+, bounded by your 10 votes/);
@@ -101,6 +104,11 @@ test('an upload with 10 votes per item: the extrapolated headline, its interval 
   // truth on sets with known answers, and what it is extrapolated from.
   assert.match(sentence, /, 90%: (about \d+ annotators per item \(95% interval \d+–\d+\)|between \d+ and (\d+|over 100) annotators per item), extrapolated from your 10 votes to 100 \(held the truth in \d+ of \d+ checks\)\./);
   for (const one of sentence.split(/(?<=\.) (?=[A-Z])/)) assert.ok(one.split(/\s+/).length <= 30, one);
+  const pilots = ['kl', 'entropy_corr'].filter((m) => want.headline[m].pilot_sentence);
+  assert.equal(await page.locator('#headline-pilot').count(), pilots.length ? 1 : 0);
+  for (const m of pilots) {
+    assert.ok((await page.locator('#headline-pilot').textContent()).includes(want.headline[m].pilot_sentence), m);
+  }
   assert.match(await page.locator('#headline-fit').textContent(), /Fit check \(a diagnostic[^)]*\): total variation/);
   // The within-data curves stay drawn.
   assert.equal(await page.locator('.charts canvas').count(), 4);

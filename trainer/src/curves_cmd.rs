@@ -362,7 +362,13 @@ fn headline_extrapolation(
                     p.items, p.votes
                 );
             }
-            Some((pilot::shown(answers, to, &ext, &beyond), beyond))
+            let shown = pilot::shown(
+                answers,
+                to,
+                (&ext.curves, ext.bands.as_ref(), ext.check.total_variation),
+                &beyond,
+            );
+            Some((shown, beyond))
         }
         Err(e) => {
             eprintln!("note: the bounded points could not be extrapolated: {e}");

@@ -202,46 +202,6 @@ fn a_bad_tolerance_is_named() {
     assert!(err.contains("not a metric"), "{err}");
 }
 
-/// ChaosNLI-SNLI's wide votes, each item's counts passed through `f(item index, counts)`, plus
-/// `extra` rows, written to a temporary file.
-fn snli_variant(
-    name: &str,
-    f: impl Fn(usize, Vec<u32>) -> Vec<u32>,
-    extra: &[&str],
-) -> std::path::PathBuf {
-    let text = std::fs::read_to_string(data_dir().join("chaosnli_snli/votes.csv")).unwrap();
-    let mut lines = text.lines();
-    let mut out = format!("{}\n", lines.next().unwrap());
-    for (i, line) in lines.enumerate() {
-        let mut cells = line.split(',');
-        let id = cells.next().unwrap();
-        let counts: Vec<u32> = cells.map(|c| c.parse().unwrap()).collect();
-        let c = f(i, counts);
-        out += &format!(
-            "{id},{}\n",
-            c.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-        );
-    }
-    for row in extra {
-        out += &format!("{row}\n");
-    }
-    let path = std::env::temp_dir().join(format!("annosat-{name}-{}.csv", std::process::id()));
-    std::fs::write(&path, out).unwrap();
-    path
-}
-
-fn curves_json(path: &std::path::Path) -> Value {
-    json(&[
-        "curves",
-        "--votes",
-        path.to_str().unwrap(),
-        "--bootstrap",
-        "200",
-        "--format",
-        "json",
-    ])
-}
-
 #[test]
 fn one_item_with_ten_times_the_votes_moves_no_answer_past_its_interval() {
     let plain = data_dir().join("chaosnli_snli/votes.csv");

@@ -22,4 +22,8 @@ pub const CALIBRATION: &[Margin] = &[
     Margin { metric: Metric::EntropyCorr, votes: 20, lo: 0.7531, hi: 1.6477, checks: 30, sets: 6, held_out_covered: 28 },
     Margin { metric: Metric::Kl, votes: 20, lo: 0.9120, hi: 1.0847, checks: 30, sets: 6, held_out_covered: 30 },
     Margin { metric: Metric::MajorityAgreement, votes: 20, lo: 0.6922, hi: 1.4955, checks: 30, sets: 6, held_out_covered: 30 },
+    Margin { metric: Metric::Jsd, votes: 40, lo: 0.9787, hi: 1.0969, checks: 25, sets: 5, held_out_covered: 25 },
+    Margin { metric: Metric::EntropyCorr, votes: 40, lo: 0.8298, hi: 1.4251, checks: 25, sets: 5, held_out_covered: 25 },
+    Margin { metric: Metric::Kl, votes: 40, lo: 0.9323, hi: 1.0525, checks: 25, sets: 5, held_out_covered: 25 },
+    Margin { metric: Metric::MajorityAgreement, votes: 40, lo: 0.7196, hi: 1.3816, checks: 25, sets: 5, held_out_covered: 25 },
 ];

@@ -27,7 +27,17 @@ pub fn AnswerCard() -> impl IntoView {
             return None;
         }
         let to = st.headline_to.get();
-        let ext: Option<Vec<Extrapolated>> = st.extrapolated().map(|(_, e)| e);
+        let (ext, pilots): (Option<Vec<Extrapolated>>, Vec<annosat_core::pilot::Part>) =
+            match st.extrapolated() {
+                Some((r, e)) => (
+                    Some(e),
+                    r.beyond
+                        .as_ref()
+                        .map(|b| b.pilots.clone())
+                        .unwrap_or_default(),
+                ),
+                None => (None, Vec::new()),
+            };
         let e_of = |m: Metric| ext.as_ref().map(|e| &e[m as usize]);
         let a_of = |m: Metric| &answers[m as usize];
         // While the extrapolation a bounded metric needs is on its way, say so instead of
@@ -42,7 +52,26 @@ pub fn AnswerCard() -> impl IntoView {
                 headline(a, e_of(m))
             }
         };
+        // Under a wide answer, the pilot that would narrow it (`pilot::pilot_line`, as the CLI).
+        let pilot = |m: Metric| {
+            e_of(m)
+                .filter(|_| a_of(m).bounded_by_votes)
+                .and_then(|e| annosat_core::pilot::pilot_line(e, &pilots))
+        };
         let sentence = format!("{} {}", say(Metric::Kl), say(Metric::EntropyCorr));
+        let pilot_text = [Metric::Kl, Metric::EntropyCorr]
+            .iter()
+            .filter_map(|&m| {
+                pilot(m).map(|p| {
+                    format!(
+                        "{}: {}",
+                        annosat_core::answer::label(m),
+                        p.replacen("A pilot", "a pilot", 1)
+                    )
+                })
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
         let rows = answers
             .iter()
             .map(|a| {
@@ -53,7 +82,8 @@ pub fn AnswerCard() -> impl IntoView {
                         data-extrapolated=(a.bounded_by_votes && e.is_some()).to_string()
                         data-n=shown.point.n.map(|n| n.to_string()).unwrap_or_default()
                         data-items-lo=shown.point.items.and_then(|i| i.lo).map(|n| n.to_string()).unwrap_or_default()
-                        data-items-hi=shown.point.items.and_then(|i| i.hi).map(|n| n.to_string()).unwrap_or_default()>
+                        data-items-hi=shown.point.items.and_then(|i| i.hi).map(|n| n.to_string()).unwrap_or_default()
+                        data-pilot=pilot(a.metric).unwrap_or_default()>
                         {short(a, e)}
                     </li>
                 }
@@ -127,6 +157,7 @@ pub fn AnswerCard() -> impl IntoView {
         Some(view! {
             <section class="card summary">
                 <p class="sentence" id="sentence">{sentence}</p>
+                {(!pilot_text.is_empty()).then(|| view! { <p class="note" id="headline-pilot">{pilot_text}</p> })}
                 {bounded_block}
                 <ul id="saturation">{rows}</ul>
                 <p class="subhead">"Within an absolute tolerance"</p>

@@ -59,3 +59,45 @@ pub fn numpy_reference(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// ChaosNLI-SNLI's wide votes, each item's counts passed through `f(item index, counts)`, plus
+/// `extra` rows, written to a temporary file.
+pub fn snli_variant(
+    name: &str,
+    f: impl Fn(usize, Vec<u32>) -> Vec<u32>,
+    extra: &[&str],
+) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(data_dir().join("chaosnli_snli/votes.csv")).unwrap();
+    let mut lines = text.lines();
+    let mut out = format!("{}\n", lines.next().unwrap());
+    for (i, line) in lines.enumerate() {
+        let mut cells = line.split(',');
+        let id = cells.next().unwrap();
+        let counts: Vec<u32> = cells.map(|c| c.parse().unwrap()).collect();
+        let c = f(i, counts);
+        out += &format!(
+            "{id},{}\n",
+            c.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        );
+    }
+    for row in extra {
+        out += &format!("{row}\n");
+    }
+    let path = std::env::temp_dir().join(format!("annosat-{name}-{}.csv", std::process::id()));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// `annosat curves --bootstrap 200 --format json` on a file.
+pub fn curves_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&annosat(&[
+        "curves",
+        "--votes",
+        path.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+        "--format",
+        "json",
+    ]))
+    .unwrap()
+}
