@@ -104,33 +104,40 @@ def ratios(points, metric, m, leave_out=None):
     return by_set
 
 
-def calibrate(points):
-    """Margins per (metric, M), with the checks held when each set is left out of its margin."""
+def calibrate(points, classes):
+    """Margins per (metric, M), with the checks held when each set is left out of its margin. A
+    left-out set with more classes than every other set is out of the range the rest calibrate:
+    the product gives no number there (identification::MAX_CLASSES), counted in `beyond`."""
     rows = []
     names = sorted({n for n, _, _ in points})
     for m in MS:
         for metric in ["jsd", "entropy_corr", "kl", "majority_agreement"]:
             mg = margin(ratios(points, metric, m))
-            checks = held = 0
+            checks = held = beyond = 0
             for name in names:
                 out = margin(ratios(points, metric, m, leave_out=name))
+                unchecked = classes[name] > max(k for n, k in classes.items() if n != name and n in names)
                 for n, ref, p in points:
                     if n == name and p["metric"] == metric and p["m"] == m and p["actual"] is not None:
                         checks += 1
-                        held += holds(p["actual"], *widened(p, out, ref))
+                        beyond += unchecked
+                        held += unchecked or holds(p["actual"], *widened(p, out, ref))
             sets = len(ratios(points, metric, m))
-            rows.append((metric, m, mg or (1.0, 1.0), checks, sets, held))
+            rows.append((metric, m, mg or (1.0, 1.0), checks, sets, held, beyond))
     return rows
 
 
-def write_rust(path, rows):
+def write_rust(path, rows, max_classes):
     lines = ["//! Written by `scripts/extrapolation-check.sh --calibrate` from its run; do not edit by hand.",
              "//! The identification margins ([`super::identification`]) per metric and vote count.", "",
              "use super::identification::Margin;", "use crate::curves::Metric;", "",
+             "/// The most classes a calibration set had: data with more get no extrapolated number.",
+             f"pub const MAX_CLASSES: usize = {max_classes};", "",
              "#[rustfmt::skip]", "pub const CALIBRATION: &[Margin] = &["]
-    for metric, m, (lo, hi), checks, sets, held in rows:
+    for metric, m, (lo, hi), checks, sets, held, beyond in rows:
         lines.append(f"    Margin {{ metric: Metric::{RUST_NAME[metric]}, votes: {m}, lo: {lo:.4f}, hi: {hi:.4f}, "
-                     f"checks: {checks}, sets: {sets}, held_out_covered: {held} }},")
+                     f"checks: {checks}, sets: {sets}, held_out_checks: {checks - beyond}, "
+                     f"held_out_covered: {held - beyond} }},")
     lines.append("];")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -154,11 +161,13 @@ def report(points, rows, command):
            "the 90% point with the one the M' votes give. *Held*: checks whose interval contains the real "
            "point — with the item bootstrap alone, with the product's interval (bootstrap joined with the "
            "margin), and with the margin recomputed without the checked set (what to expect on data nobody "
-           "tuned to). Half-widths are in percent of the point; an open upper end counts as M'.", "",
+           "tuned to; a set with more classes than every other set gets no number there, as the product gives none "
+           "beyond the calibrated classes, and is counted apart). Half-widths are in percent of the point; an open "
+           "upper end counts as M'.", "",
            "| metric | M | checks | held: items only | held: with the margin | held: margin without the set | "
            "mean error of the point | median half-width | margin (ratio) |",
            "|---|---|---|---|---|---|---|---|---|"]
-    for metric, m, (lo, hi), checks, sets, held in rows:
+    for metric, m, (lo, hi), checks, sets, held, beyond in rows:
         refs = [(ref, p) for _, ref, p in points if p["metric"] == metric and p["m"] == m and p["actual"] is not None]
         ps = [p for _, p in refs]
         raw = sum(holds(p["actual"], p["items_lo"], p["items_hi"]) for p in ps)
@@ -170,8 +179,9 @@ def report(points, rows, command):
         widths = [100 * ((ref if p["hi"] is None else p["hi"]) - p["lo"]) / 2 / p["extrapolated"]
                   for ref, p in refs if p["extrapolated"] and p["lo"] is not None]
         width = f"±{statistics.median(widths):.0f}%" if widths else "–"
+        note = f"; {beyond} without a number" if beyond else ""
         out.append(f"| {metric} | {m} | {len(ps)} | {raw} | {prod} ({100 * prod / max(len(ps), 1):.0f}%) | "
-                   f"{held} ({100 * held / max(checks, 1):.0f}%) | {statistics.fmean(errs):+.1f}% | {width} | "
+                   f"{held} ({100 * held / max(checks, 1):.0f}%{note}) | {statistics.fmean(errs):+.1f}% | {width} | "
                    f"{lo:.2f}–{hi:.2f} |")
     out += ["", "Per set and cut: the point the M' votes give, and the extrapolated point with its interval "
             "(✓ where it holds the real one).", "",
@@ -207,9 +217,11 @@ def main():
         with open(saved, "w") as f:
             json.dump(points, f)
         print(f"extrapolation-check: the checks' points are in {saved}", file=sys.stderr)
-    rows = calibrate(points)
+    classes = {n: len(open(f).readline().strip().split(",")) - 1 for n, f, _ in sets if f}
+    rows = calibrate(points, classes)
+    used = {n for n, _, _ in points}
     if "--calibrate" in opts:
-        write_rust(opts["--calibrate"], rows)
+        write_rust(opts["--calibrate"], rows, max(k for n, k in classes.items() if n in used))
         rewiden(points, rows)
     else:
         # The table shows the binary's intervals: its margins must be the ones this run measures.

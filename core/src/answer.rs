@@ -167,6 +167,10 @@ pub struct Extrapolated {
     /// the whole file; `None`: the whole file.
     #[serde(default)]
     pub from: Option<PartOf>,
+    /// The data's classes where they are more than any calibration set had
+    /// ([`identification::MAX_CLASSES`]): no margin was measured for them, so no number is shown.
+    #[serde(default)]
+    pub unchecked_classes: Option<u32>,
 }
 
 /// The part of a file an answer comes from: `items` items with `votes` votes each.
@@ -181,13 +185,14 @@ pub struct PartOf {
 impl Extrapolated {
     /// The extrapolated answer for `metric`: read off the extrapolated `curves` (and `bands`, their
     /// item bootstrap with the prior refitted), its interval joined with the identification margin
-    /// for the votes the data's typical item has (`data`: the within-data answer). The one place
-    /// the CLI and the app turn an extrapolation into an answer.
+    /// for the votes the data's typical item has (`data`: the within-data answer) and its
+    /// `classes`. The one place the CLI and the app turn an extrapolation into an answer.
     pub fn of(
         data: &MetricAnswer,
         reference: ReferenceVotes,
         (curves, bands): (&Curves, Option<&ItemBands>),
         total_variation: f64,
+        classes: usize,
     ) -> Self {
         let mut answer = MetricAnswer::of(curves, bands, data.metric, data.x, data.eps);
         let votes = if data.typical_votes > 0 {
@@ -195,7 +200,10 @@ impl Extrapolated {
         } else {
             data.votes
         };
-        let margin = identification::margin(data.metric, votes).copied();
+        let unchecked = classes > identification::MAX_CLASSES;
+        let margin = identification::margin(data.metric, votes)
+            .copied()
+            .filter(|_| !unchecked);
         if let (Some(m), Some(iv)) = (&margin, answer.point.items) {
             answer.point.items = Some(identification::widen(iv, answer.point.n, m, answer.votes));
         }
@@ -205,6 +213,7 @@ impl Extrapolated {
             total_variation,
             margin: margin.filter(|_| bands.is_some()),
             from: None,
+            unchecked_classes: unchecked.then_some(classes as u32),
         }
     }
 }
@@ -348,14 +357,17 @@ pub fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
     };
     let held = e
         .margin
-        .filter(|m| m.checks > 0)
+        .filter(|m| m.held_out_checks > 0)
         .map(|m| {
             format!(
                 " (held the truth in {} of {} checks)",
-                m.held_out_covered, m.checks
+                m.held_out_covered, m.held_out_checks
             )
         })
         .unwrap_or_default();
+    if let Some(k) = e.unchecked_classes {
+        return unchecked_words(a, k);
+    }
     let Some(n) = e.answer.point.n else {
         return format!("{name}, {pct}%: not reached by {end} annotators per item, {from}{held}.");
     };
@@ -370,6 +382,17 @@ pub fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
         ),
         None => format!("{name}, {pct}%: about {n} annotators per item, {from}{held}."),
     }
+}
+
+/// No number for data with more classes than the calibration had: why, in words.
+fn unchecked_words(a: &MetricAnswer, classes: u32) -> String {
+    format!(
+        "{}, {}%: no number beyond {}: no set the extrapolation was checked on had {classes} classes (at most {}).",
+        label(a.metric),
+        (a.x * 100.0).round(),
+        a.votes_words(),
+        identification::MAX_CLASSES
+    )
 }
 
 /// "20 and 55", "20 and over 100".
@@ -405,6 +428,11 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
         );
     }
     match ext {
+        Some(e) if e.unchecked_classes.is_some() => format!(
+            "{name}: {pct}% {own} within the data, bounded by {}; no number beyond them ({} classes, more than any checked set)",
+            a.votes_words(),
+            e.unchecked_classes.unwrap_or(0)
+        ),
         Some(e) => {
             let to = match e.reference {
                 ReferenceVotes::Votes(m) => format!("{m} votes per item"),
@@ -510,6 +538,7 @@ mod tests {
             hi: 1.1,
             checks: 30,
             sets: 6,
+            held_out_checks: 30,
             held_out_covered: 28,
         };
         let e = Extrapolated {
@@ -518,6 +547,7 @@ mod tests {
             total_variation: 0.02,
             margin: Some(margin),
             from: None,
+            unchecked_classes: None,
         };
         let text = headline(&bounded, Some(&e));
         assert_eq!(
@@ -550,6 +580,14 @@ mod tests {
             "{text}"
         );
         assert!(text.split_whitespace().count() <= 30, "{text}");
+        // More classes than any calibration set: no number, and why.
+        let many = Extrapolated {
+            unchecked_classes: Some(12),
+            ..e.clone()
+        };
+        let text = headline(&bounded, Some(&many));
+        assert!(text.contains("no number beyond your 10 votes"), "{text}");
+        assert!(!text.contains("about 21"), "{text}");
         // Too few items: no number past the votes, and why.
         let few = MetricAnswer {
             items: 2,

@@ -190,9 +190,15 @@ pub fn answer_part(
         let e = extrapolate::extrapolate_from(part, &xcfg, start, progress)?;
         data.iter()
             .map(|a| {
-                Extrapolated::of(a, reference, (&e.curves, e.bands.as_ref()), 0.0)
-                    .answer
-                    .point
+                Extrapolated::of(
+                    a,
+                    reference,
+                    (&e.curves, e.bands.as_ref()),
+                    0.0,
+                    part.num_classes(),
+                )
+                .answer
+                .point
             })
             .collect()
     };
@@ -226,7 +232,7 @@ pub fn search(
     let typical = totals.get(totals.len() / 2).copied().unwrap_or(1).max(1);
     let wide: Vec<Metric> = shown
         .iter()
-        .filter(|e| is_wide(&e.answer.point))
+        .filter(|e| is_wide(&e.answer.point) && e.unchecked_classes.is_none())
         .map(|e| e.answer.metric)
         .collect();
     if wide.is_empty() || table.num_items() < MIN_ITEMS {
@@ -350,7 +356,8 @@ pub fn is_wide(p: &Point) -> bool {
 /// The pilot to run for a shown answer: `None` where it is not wide, no pilot tried narrows it,
 /// or the pilots were simulated for another share x.
 pub fn advice<'a>(e: &Extrapolated, runs: &'a [Part]) -> Option<&'a Part> {
-    if !is_wide(&e.answer.point) || runs.iter().any(|r| r.x != e.answer.x) {
+    let other_x = runs.iter().any(|r| r.x != e.answer.x);
+    if !is_wide(&e.answer.point) || other_x || e.unchecked_classes.is_some() {
         return None;
     }
     recommend(runs, e.answer.metric, half_width(&e.answer.point))
@@ -419,13 +426,13 @@ pub struct Beyond {
 /// place the CLI and the app build the extrapolated answers.
 pub fn shown(
     data: &[MetricAnswer],
-    reference: ReferenceVotes,
+    (reference, classes): (ReferenceVotes, usize),
     (curves, bands, total_variation): (&curves::Curves, Option<&curves::ItemBands>, f64),
     beyond: &Beyond,
 ) -> Vec<Extrapolated> {
     data.iter()
         .map(|a| {
-            let main = Extrapolated::of(a, reference, (curves, bands), total_variation);
+            let main = Extrapolated::of(a, reference, (curves, bands), total_variation, classes);
             choose(main, beyond.dense.as_ref())
         })
         .collect()
@@ -471,7 +478,7 @@ pub fn beyond(
     };
     let now = shown(
         data,
-        reference,
+        (reference, table.num_classes()),
         (&e.curves, e.bands.as_ref(), e.check.total_variation),
         &out,
     );

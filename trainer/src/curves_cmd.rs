@@ -364,7 +364,7 @@ fn headline_extrapolation(
             }
             let shown = pilot::shown(
                 answers,
-                to,
+                (to, table.num_classes()),
                 (&ext.curves, ext.bands.as_ref(), ext.check.total_variation),
                 &beyond,
             );

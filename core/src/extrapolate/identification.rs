@@ -19,6 +19,7 @@
 //! calibration.
 
 use super::calibration::CALIBRATION;
+pub use super::calibration::MAX_CLASSES;
 use crate::curves::{ItemInterval, Metric};
 use serde::{Deserialize, Serialize};
 
@@ -40,8 +41,12 @@ pub struct Margin {
     /// Checks (sets × cuts) the margin was measured on, and the sets.
     pub checks: u32,
     pub sets: u32,
-    /// Checks whose interval held the real point with the margin computed without that check's
-    /// set (leave one set out): the coverage on data the margin was not tuned to.
+    /// Checks with a number when their set is left out of the margin (a set with more classes
+    /// than every other gets none, as the product gives none past [`MAX_CLASSES`]), and of
+    /// those, the ones whose interval held the real point: the coverage on data the margin was
+    /// not tuned to.
+    #[serde(default)]
+    pub held_out_checks: u32,
     pub held_out_covered: u32,
 }
 
@@ -94,6 +99,7 @@ mod tests {
             hi,
             checks: 30,
             sets: 6,
+            held_out_checks: 30,
             held_out_covered: 28,
         }
     }

@@ -514,6 +514,11 @@ pub fn refit(table: &VoteTable, start: &Prior, seed: u64) -> Result<Prior, FitEr
 }
 
 impl Prior {
+    /// The classes it is a prior over.
+    pub fn classes(&self) -> usize {
+        self.components.first().map_or(0, |c| c.alpha.len())
+    }
+
     /// The posterior probability of each component for an item with counts `c`.
     pub fn responsibilities(&self, c: &[u32]) -> Vec<f64> {
         let logs: Vec<f64> = self
