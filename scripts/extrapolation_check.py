@@ -113,7 +113,7 @@ def calibrate(points, classes):
     for m in MS:
         for metric in ["jsd", "entropy_corr", "kl", "majority_agreement"]:
             mg = margin(ratios(points, metric, m))
-            checks = held = beyond = 0
+            checks = held = beyond = held_all = 0
             for name in names:
                 out = margin(ratios(points, metric, m, leave_out=name))
                 unchecked = classes[name] > max(k for n, k in classes.items() if n != name and n in names)
@@ -121,9 +121,11 @@ def calibrate(points, classes):
                     if n == name and p["metric"] == metric and p["m"] == m and p["actual"] is not None:
                         checks += 1
                         beyond += unchecked
-                        held += unchecked or holds(p["actual"], *widened(p, out, ref))
+                        inside = holds(p["actual"], *widened(p, out, ref))
+                        held += unchecked or inside
+                        held_all += inside
             sets = len(ratios(points, metric, m))
-            rows.append((metric, m, mg or (1.0, 1.0), checks, sets, held, beyond))
+            rows.append((metric, m, mg or (1.0, 1.0), checks, sets, held, beyond, held_all))
     return rows
 
 
@@ -134,7 +136,7 @@ def write_rust(path, rows, max_classes):
              "/// The most classes a calibration set had: data with more get no extrapolated number.",
              f"pub const MAX_CLASSES: usize = {max_classes};", "",
              "#[rustfmt::skip]", "pub const CALIBRATION: &[Margin] = &["]
-    for metric, m, (lo, hi), checks, sets, held, beyond in rows:
+    for metric, m, (lo, hi), checks, sets, held, beyond, _ in rows:
         lines.append(f"    Margin {{ metric: Metric::{RUST_NAME[metric]}, votes: {m}, lo: {lo:.4f}, hi: {hi:.4f}, "
                      f"checks: {checks}, sets: {sets}, held_out_checks: {checks - beyond}, "
                      f"held_out_covered: {held - beyond} }},")
@@ -162,12 +164,12 @@ def report(points, rows, command):
            "point — with the item bootstrap alone, with the product's interval (bootstrap joined with the "
            "margin), and with the margin recomputed without the checked set (what to expect on data nobody "
            "tuned to; a set with more classes than every other set gets no number there, as the product gives none "
-           "beyond the calibrated classes, and is counted apart). Half-widths are in percent of the point; an open "
+           "beyond the calibrated classes, and is counted apart; the next column gives it a number anyway). Half-widths are in percent of the point; an open "
            "upper end counts as M'.", "",
            "| metric | M | checks | held: items only | held: with the margin | held: margin without the set | "
-           "mean error of the point | median half-width | margin (ratio) |",
-           "|---|---|---|---|---|---|---|---|---|"]
-    for metric, m, (lo, hi), checks, sets, held, beyond in rows:
+           "… and a number for every set | mean error of the point | median half-width | margin (ratio) |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for metric, m, (lo, hi), checks, sets, held, beyond, held_all in rows:
         refs = [(ref, p) for _, ref, p in points if p["metric"] == metric and p["m"] == m and p["actual"] is not None]
         ps = [p for _, p in refs]
         raw = sum(holds(p["actual"], p["items_lo"], p["items_hi"]) for p in ps)
@@ -181,7 +183,8 @@ def report(points, rows, command):
         width = f"±{statistics.median(widths):.0f}%" if widths else "–"
         note = f"; {beyond} without a number" if beyond else ""
         out.append(f"| {metric} | {m} | {len(ps)} | {raw} | {prod} ({100 * prod / max(len(ps), 1):.0f}%) | "
-                   f"{held} ({100 * held / max(checks, 1):.0f}%{note}) | {statistics.fmean(errs):+.1f}% | {width} | "
+                   f"{held} ({100 * held / max(checks, 1):.0f}%{note}) | {held_all} ({100 * held_all / max(checks, 1):.0f}%) | "
+                   f"{statistics.fmean(errs):+.1f}% | {width} | "
                    f"{lo:.2f}–{hi:.2f} |")
     out += ["", "Per set and cut: the point the M' votes give, and the extrapolated point with its interval "
             "(✓ where it holds the real one).", "",
