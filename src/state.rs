@@ -288,7 +288,7 @@ impl St {
         };
         let ext = annosat_core::pilot::shown(
             &answers,
-            (reference, r.prior.classes()),
+            (reference, &r.prior),
             (&r.curves, r.bands.as_ref(), r.check.total_variation),
             &r.beyond.clone().unwrap_or_default(),
         );

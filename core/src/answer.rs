@@ -14,7 +14,7 @@
 
 use crate::curves::{bounded_by_votes, first_within, Curves, ItemBands, ItemInterval, Metric};
 use crate::extrapolate::identification::{self, Margin};
-use crate::extrapolate::{check::FitCheck, ReferenceVotes};
+use crate::extrapolate::{check::FitCheck, Prior, ReferenceVotes};
 use serde::{Deserialize, Serialize};
 
 /// The reference the headline extrapolates to when the data's own point is bounded (the
@@ -171,6 +171,10 @@ pub struct Extrapolated {
     /// ([`identification::MAX_CLASSES`]): no margin was measured for them, so no number is shown.
     #[serde(default)]
     pub unchecked_classes: Option<u32>,
+    /// The prior's fit stopped before converging: it describes no maximum of the likelihood, so
+    /// no number is shown.
+    #[serde(default)]
+    pub unconverged: bool,
 }
 
 /// The part of a file an answer comes from: `items` items with `votes` votes each.
@@ -186,14 +190,16 @@ impl Extrapolated {
     /// The extrapolated answer for `metric`: read off the extrapolated `curves` (and `bands`, their
     /// item bootstrap with the prior refitted), its interval joined with the identification margin
     /// for the votes the data's typical item has (`data`: the within-data answer) and its
-    /// `classes`. The one place the CLI and the app turn an extrapolation into an answer.
+    /// classes (`fit`, the prior the curves were drawn from, which also says whether it
+    /// converged). The one place the CLI and the app turn an extrapolation into an answer.
     pub fn of(
         data: &MetricAnswer,
         reference: ReferenceVotes,
         (curves, bands): (&Curves, Option<&ItemBands>),
         total_variation: f64,
-        classes: usize,
+        fit: &Prior,
     ) -> Self {
+        let classes = fit.classes();
         let mut answer = MetricAnswer::of(curves, bands, data.metric, data.x, data.eps);
         let votes = if data.typical_votes > 0 {
             data.typical_votes
@@ -214,6 +220,7 @@ impl Extrapolated {
             margin: margin.filter(|_| bands.is_some()),
             from: None,
             unchecked_classes: unchecked.then_some(classes as u32),
+            unconverged: !fit.converged,
         }
     }
 }
@@ -368,6 +375,12 @@ pub fn extrapolated_headline(a: &MetricAnswer, e: &Extrapolated) -> String {
     if let Some(k) = e.unchecked_classes {
         return unchecked_words(a, k);
     }
+    if e.unconverged {
+        return format!(
+            "{name}, {pct}%: no number beyond {}: the prior fitted to your items did not converge.",
+            a.votes_words()
+        );
+    }
     let Some(n) = e.answer.point.n else {
         return format!("{name}, {pct}%: not reached by {end} annotators per item, {from}{held}.");
     };
@@ -428,10 +441,9 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
         );
     }
     match ext {
-        Some(e) if e.unchecked_classes.is_some() => format!(
-            "{name}: {pct}% {own} within the data, bounded by {}; no number beyond them ({} classes, more than any checked set)",
-            a.votes_words(),
-            e.unchecked_classes.unwrap_or(0)
+        Some(e) if e.unchecked_classes.is_some() || e.unconverged => format!(
+            "{name}: {pct}% {own} within the data, bounded by {}; no number beyond them",
+            a.votes_words()
         ),
         Some(e) => {
             let to = match e.reference {
@@ -548,6 +560,7 @@ mod tests {
             margin: Some(margin),
             from: None,
             unchecked_classes: None,
+            unconverged: false,
         };
         let text = headline(&bounded, Some(&e));
         assert_eq!(
@@ -588,6 +601,13 @@ mod tests {
         let text = headline(&bounded, Some(&many));
         assert!(text.contains("no number beyond your 10 votes"), "{text}");
         assert!(!text.contains("about 21"), "{text}");
+        // A prior that did not converge: no number either.
+        let stuck = Extrapolated {
+            unconverged: true,
+            ..e.clone()
+        };
+        let text = headline(&bounded, Some(&stuck));
+        assert!(text.contains("did not converge"), "{text}");
         // Too few items: no number past the votes, and why.
         let few = MetricAnswer {
             items: 2,

@@ -190,15 +190,9 @@ pub fn answer_part(
         let e = extrapolate::extrapolate_from(part, &xcfg, start, progress)?;
         data.iter()
             .map(|a| {
-                Extrapolated::of(
-                    a,
-                    reference,
-                    (&e.curves, e.bands.as_ref()),
-                    0.0,
-                    part.num_classes(),
-                )
-                .answer
-                .point
+                Extrapolated::of(a, reference, (&e.curves, e.bands.as_ref()), 0.0, &e.fit)
+                    .answer
+                    .point
             })
             .collect()
     };
@@ -232,7 +226,7 @@ pub fn search(
     let typical = totals.get(totals.len() / 2).copied().unwrap_or(1).max(1);
     let wide: Vec<Metric> = shown
         .iter()
-        .filter(|e| is_wide(&e.answer.point) && e.unchecked_classes.is_none())
+        .filter(|e| is_wide(&e.answer.point) && e.unchecked_classes.is_none() && !e.unconverged)
         .map(|e| e.answer.metric)
         .collect();
     if wide.is_empty() || table.num_items() < MIN_ITEMS {
@@ -353,20 +347,37 @@ pub fn is_wide(p: &Point) -> bool {
     }
 }
 
+/// Whether `runs` say something about a shown answer: it is wide and has a number, and they were
+/// simulated for its share x.
+fn wants_pilot(e: &Extrapolated, runs: &[Part]) -> bool {
+    let other_x = runs.iter().any(|r| r.x != e.answer.x);
+    let no_number = e.unchecked_classes.is_some() || e.unconverged;
+    !runs.is_empty() && is_wide(&e.answer.point) && !other_x && !no_number
+}
+
 /// The pilot to run for a shown answer: `None` where it is not wide, no pilot tried narrows it,
 /// or the pilots were simulated for another share x.
 pub fn advice<'a>(e: &Extrapolated, runs: &'a [Part]) -> Option<&'a Part> {
-    let other_x = runs.iter().any(|r| r.x != e.answer.x);
-    if !is_wide(&e.answer.point) || other_x || e.unchecked_classes.is_some() {
+    if !wants_pilot(e, runs) {
         return None;
     }
     recommend(runs, e.answer.metric, half_width(&e.answer.point))
 }
 
 /// The pilot line under a wide answer: "A pilot of 20 votes on 100 items (1,500 more votes)
-/// would narrow it to about ±18%."; `None` where [`advice`] has none.
+/// would narrow it to about ±18%.", or that none of the sizes tried would; `None` where the
+/// answer is not wide (or no pilot was simulated for it).
 pub fn pilot_line(e: &Extrapolated, runs: &[Part]) -> Option<String> {
-    let r = advice(e, runs)?;
+    if !wants_pilot(e, runs) {
+        return None;
+    }
+    let Some(r) = advice(e, runs) else {
+        let most = runs.iter().max_by_key(|r| r.extra)?;
+        return Some(format!(
+            "No pilot tried, up to {} votes on {} items, would narrow it.",
+            most.votes, most.items
+        ));
+    };
     let hw = r.half_width(e.answer.metric);
     let goal = if hw <= GOAL { "" } else { "only " };
     Some(format!(
@@ -426,13 +437,13 @@ pub struct Beyond {
 /// place the CLI and the app build the extrapolated answers.
 pub fn shown(
     data: &[MetricAnswer],
-    (reference, classes): (ReferenceVotes, usize),
+    (reference, fit): (ReferenceVotes, &Prior),
     (curves, bands, total_variation): (&curves::Curves, Option<&curves::ItemBands>, f64),
     beyond: &Beyond,
 ) -> Vec<Extrapolated> {
     data.iter()
         .map(|a| {
-            let main = Extrapolated::of(a, reference, (curves, bands), total_variation, classes);
+            let main = Extrapolated::of(a, reference, (curves, bands), total_variation, fit);
             choose(main, beyond.dense.as_ref())
         })
         .collect()
@@ -478,7 +489,7 @@ pub fn beyond(
     };
     let now = shown(
         data,
-        (reference, table.num_classes()),
+        (reference, &e.fit),
         (&e.curves, e.bands.as_ref(), e.check.total_variation),
         &out,
     );

@@ -364,7 +364,7 @@ fn headline_extrapolation(
             }
             let shown = pilot::shown(
                 answers,
-                (to, table.num_classes()),
+                (to, &ext.fit),
                 (&ext.curves, ext.bands.as_ref(), ext.check.total_variation),
                 &beyond,
             );

@@ -105,3 +105,51 @@ fn the_recommendation_is_the_cheapest_pilot_that_reaches_the_goal() {
     })
     .is_infinite());
 }
+
+#[test]
+fn a_wide_answer_gets_a_pilot_line_and_says_so_when_none_helps() {
+    use crate::answer::{Extrapolated, MetricAnswer};
+    let shown = |p: Point| Extrapolated {
+        reference: ReferenceVotes::Votes(100),
+        answer: MetricAnswer {
+            metric: Metric::Jsd,
+            x: 0.9,
+            votes: 100,
+            point: p,
+            bounded_by_votes: false,
+            eps: 0.1,
+            within: p,
+            partial_grid: false,
+            typical_votes: 100,
+            items: 500,
+        },
+        total_variation: 0.0,
+        margin: None,
+        from: None,
+        unchecked_classes: None,
+        unconverged: false,
+    };
+    let wide = point(40, 20, 80);
+    let runs = vec![
+        part(100, 10, [point(40, 34, 46), wide, wide, wide]),
+        part(200, 40, [wide, wide, wide, wide]),
+    ];
+    assert_eq!(
+        pilot_line(&shown(wide), &runs).as_deref(),
+        Some("A pilot of 10 votes on 100 items (500 more votes) would narrow it to about ±15%.")
+    );
+    // Narrow already: no line.
+    assert_eq!(pilot_line(&shown(point(40, 36, 44)), &runs), None);
+    // No size tried narrows it: said, with the largest tried.
+    let none = vec![part(200, 40, [wide, wide, wide, wide])];
+    assert_eq!(
+        pilot_line(&shown(wide), &none).as_deref(),
+        Some("No pilot tried, up to 40 votes on 200 items, would narrow it.")
+    );
+    // Simulated for another share: nothing said.
+    let other = vec![Part {
+        x: 0.8,
+        ..runs[0].clone()
+    }];
+    assert_eq!(pilot_line(&shown(wide), &other), None);
+}

@@ -163,7 +163,7 @@ fn sentence(st: St, r: &crate::plan_jobs::PlanResult) -> String {
                 reference,
                 (&r.curves, r.bands.as_ref()),
                 r.check.total_variation,
-                r.prior.classes(),
+                &r.prior,
             );
             extrapolated_headline(a, &e)
         })
