@@ -10,6 +10,8 @@
 //!   mostly clear items, large α mostly ambiguous ones);
 //! - `annotators` annotators; a share `spammers` of them vote uniformly at random, a share `biased`
 //!   votes their own favourite class with probability `bias` and otherwise from p_i, the rest from p_i;
+//! - with `confusion` > 0, each honest annotator also has their own confusion matrix, through
+//!   which a share of their votes passes (see [`SynthConfig::confusion`]);
 //! - each item gets `votes` votes from distinct annotators drawn at random;
 //! - features x_i = A·clr(p_i) + σ·ε_i, with clr(p) = log p − mean(log p) (p floored at 1e-6),
 //!   A a fixed `dim`×K Gaussian matrix scaled by 1/√K, ε_i standard normal, σ = `feature_noise`.
@@ -37,6 +39,7 @@ const PURPOSE_ANNOTATORS: u64 = 0x5_72;
 const PURPOSE_VOTES: u64 = 0x5_73;
 const PURPOSE_FEATURES: u64 = 0x5_74;
 const PURPOSE_TWIN_CODE: u64 = 0x5_75;
+const PURPOSE_CONFUSION: u64 = 0x5_76;
 
 /// The generator's settings (the CLI's `annosat synth` flags and the app's controls).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +67,13 @@ pub struct SynthConfig {
     /// module doc). Absent in older settings: false.
     #[serde(default)]
     pub twins: bool,
+    /// Mean share of an honest annotator's votes that pass through their own confusion: each
+    /// honest annotator a draws a rate e_a uniform in [0, 2·confusion] and a confusion matrix
+    /// (row t ~ Dirichlet(1, …, 1)); a vote draws t from the item's truth, then with probability
+    /// e_a a label from row t, else t. Annotators then differ as people do, so which of them
+    /// labelled moves the curves (the crossed bootstrap's check). Absent in older settings: 0.
+    #[serde(default)]
+    pub confusion: f64,
 }
 
 impl Default for SynthConfig {
@@ -81,6 +91,7 @@ impl Default for SynthConfig {
             feature_noise: 0.5,
             seed: 7,
             twins: false,
+            confusion: 0.0,
         }
     }
 }
@@ -119,6 +130,12 @@ impl SynthConfig {
                 "spammers and biased are shares of the annotators: each in 0–1, together at most 1"
                     .into(),
             );
+        }
+        if !(0.0..=0.5).contains(&self.confusion) {
+            return Err(format!(
+                "confusion must be in 0–0.5 (got {})",
+                self.confusion
+            ));
         }
         if !share(self.bias) {
             return Err(format!("bias must be in 0–1 (got {})", self.bias));
@@ -209,6 +226,24 @@ pub fn generate(cfg: &SynthConfig) -> Result<Synthetic, String> {
             }
         })
         .collect();
+    // Each honest annotator's confusion: a rate and a row-stochastic matrix (none when 0, and no
+    // draws, so settings without it give the same data as before it existed).
+    let confusions: Vec<Option<(f64, Vec<f64>)>> = (0..cfg.annotators)
+        .map(|a| {
+            (cfg.confusion > 0.0).then(|| {
+                let mut rng = sample::stream(cfg.seed, PURPOSE_CONFUSION, a as u64, 0);
+                let rate = rng.random::<f64>() * 2.0 * cfg.confusion;
+                let one = Gamma::new(1.0f64, 1.0).expect("shape 1");
+                let mut rows = Vec::with_capacity(k * k);
+                for _ in 0..k {
+                    let g: Vec<f64> = (0..k).map(|_| one.sample(&mut rng).max(1e-300)).collect();
+                    let s: f64 = g.iter().sum();
+                    rows.extend(g.iter().map(|x| x / s));
+                }
+                (rate, rows)
+            })
+        })
+        .collect();
     let mut counts = vec![0u32; cfg.items * k];
     let mut annotations = Vec::with_capacity(cfg.items * cfg.votes as usize);
     let mut pool: Vec<u32> = (0..cfg.annotators as u32).collect();
@@ -229,7 +264,23 @@ pub fn generate(cfg: &SynthConfig) -> Result<Synthetic, String> {
                 k - 1
             };
             let label = match kinds[a as usize] {
-                Kind::Honest => from_truth(&mut rng),
+                Kind::Honest => {
+                    let t = from_truth(&mut rng);
+                    match &confusions[a as usize] {
+                        Some((rate, rows)) if rng.random::<f64>() < *rate => {
+                            let u: f64 = rng.random();
+                            let row = &rows[t * k..(t + 1) * k];
+                            let mut acc = 0.0;
+                            row.iter()
+                                .position(|&r| {
+                                    acc += r;
+                                    u < acc
+                                })
+                                .unwrap_or(k - 1)
+                        }
+                        _ => t,
+                    }
+                }
                 Kind::Spammer => sample::below(&mut rng, k as u32) as usize,
                 Kind::Biased(fav) => {
                     if rng.random::<f64>() < cfg.bias {
@@ -287,6 +338,56 @@ pub fn generate(cfg: &SynthConfig) -> Result<Synthetic, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn annotators_with_their_own_confusion_differ_and_none_changes_nothing() {
+        let base = SynthConfig {
+            items: 400,
+            votes: 10,
+            annotators: 12,
+            concentration: 0.3,
+            dim: 1,
+            ..Default::default()
+        };
+        let plain = generate(&base).unwrap();
+        // Without confusion nothing extra is drawn: the data of settings that predate it.
+        let zero = generate(&SynthConfig {
+            confusion: 0.0,
+            ..base.clone()
+        })
+        .unwrap();
+        assert_eq!(zero.table.all_counts(), plain.table.all_counts());
+        // Each annotator's share of votes for the item's most likely class.
+        let shares = |s: &Synthetic| -> Vec<f64> {
+            let k = s.table.num_classes();
+            let mut hit = vec![(0u32, 0u32); 12];
+            for a in s.table.annotations() {
+                let p = &s.truth[a.item as usize * k..(a.item as usize + 1) * k];
+                let top = (0..k).max_by(|&x, &y| p[x].total_cmp(&p[y])).unwrap();
+                let h = &mut hit[a.annotator as usize];
+                h.0 += (a.label as usize == top) as u32;
+                h.1 += 1;
+            }
+            hit.iter().map(|&(h, n)| h as f64 / n as f64).collect()
+        };
+        let spread = |v: Vec<f64>| {
+            v.iter().copied().fold(f64::MIN, f64::max) - v.iter().copied().fold(f64::MAX, f64::min)
+        };
+        let confused = generate(&SynthConfig {
+            confusion: 0.5,
+            ..base.clone()
+        })
+        .unwrap();
+        let (a, b) = (spread(shares(&plain)), spread(shares(&confused)));
+        assert!(b > a + 0.1, "spread {a:.3} without confusion, {b:.3} with");
+        assert!(generate(&SynthConfig {
+            confusion: 0.6,
+            ..base
+        })
+        .unwrap_err()
+        .contains("confusion"));
+    }
+
     use super::*;
 
     #[test]

@@ -49,6 +49,10 @@ pub struct Args {
     /// twin's vote noise, item by item.
     #[arg(long)]
     pub twins: bool,
+    /// Mean share (0–0.5) of an honest annotator's votes that pass through their own random
+    /// confusion matrix: annotators who differ as people do (the crossed intervals' check).
+    #[arg(long, default_value_t = 0.0)]
+    pub confusion: f64,
 }
 
 impl Args {
@@ -66,6 +70,7 @@ impl Args {
             feature_noise: self.feature_noise,
             seed: self.seed,
             twins: self.twins,
+            confusion: self.confusion,
         }
     }
 }
