@@ -360,7 +360,7 @@ mod tests {
         // Each annotator's share of votes for the item's most likely class.
         let shares = |s: &Synthetic| -> Vec<f64> {
             let k = s.table.num_classes();
-            let mut hit = vec![(0u32, 0u32); 12];
+            let mut hit = [(0u32, 0u32); 12];
             for a in s.table.annotations() {
                 let p = &s.truth[a.item as usize * k..(a.item as usize + 1) * k];
                 let top = (0..k).max_by(|&x, &y| p[x].total_cmp(&p[y])).unwrap();
