@@ -66,17 +66,32 @@ pub fn run(a: Args) -> Result<()> {
     let r = worth::report(&humans, &source, &cfg, subsets, &mut |_| {})
         .with_context(|| format!("{} against {}", a.source.display(), a.votes.display()))?;
     let (w, panel) = (&r.worth, &r.panel);
+    // With annotator ids whole annotators are held out, so an item's share of reference votes
+    // varies with who labelled it: the line says which split was used.
+    let reference = if humans.annotations().is_empty() {
+        format!(
+            "{:.0}% of each item's human votes",
+            a.reference_share * 100.0
+        )
+    } else {
+        format!(
+            "the votes of {:.0}% of the human annotators (whole annotators held out, so each item's share varies)",
+            a.reference_share * 100.0
+        )
+    };
     eprintln!(
-        "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {:.0}% of each item's human votes, pool up to {} votes; {} splits × {} item resamples",
+        "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {reference}, pool up to {} votes; {} splits × {} item resamples",
         w.items,
         w.only_humans.len(),
         w.only_source.len(),
         w.left_out.len(),
-        a.reference_share * 100.0,
         w.pool,
         a.splits,
         a.bootstrap
     );
+    if let Some(c) = &r.crowd {
+        eprintln!("the source is {}", c.words());
+    }
     for m in &w.metrics {
         eprintln!("  {}: {}", m.metric.key(), m.words(w.pool));
     }

@@ -28,6 +28,9 @@ pub enum ImportErrorKind {
         found: usize,
     },
     EmptyItemId,
+    /// A long file's vote without an annotator id: every per-annotator number would mix such
+    /// votes into one "person", so it is refused.
+    EmptyAnnotatorId,
     DuplicateItem {
         id: String,
         first_line: u64,
@@ -141,6 +144,7 @@ impl fmt::Display for ImportErrorKind {
             TooManyClasses { found } => write!(f, "found {found} classes but at most {} are supported; merge rare classes", crate::votes::MAX_CLASSES),
             WrongColumnCount { expected, found } => write!(f, "this row has {found} columns but the header has {expected}; give every row one cell per header column"),
             EmptyItemId => write!(f, "the item id is empty; give every row an item id in the first column"),
+            EmptyAnnotatorId => write!(f, "the annotator id is empty; give every vote the id of who gave it (any name or number), or, if you do not know who voted, use a wide file of counts (item_id,<class_1>,…)"),
             DuplicateItem { id, first_line } => write!(f, "item {} already appeared on line {first_line}; a wide file has one row per item, so merge the rows (add their counts)", quoted(id)),
             NotInteger { value } => write!(f, "count {} is not a whole number; write a non-negative integer (0 for no votes)", quoted(value)),
             Negative { value } => write!(f, "count {} is negative; vote counts must be 0 or more", quoted(value)),

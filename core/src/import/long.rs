@@ -76,7 +76,15 @@ pub(super) fn parse_long(
                 t.values[item as usize] = rec[col].trim().to_string();
             }
         }
-        let annotator = intern(&mut annotator_index, &mut annotator_ids, rec[c_ann].trim());
+        let who = rec[c_ann].trim();
+        if who.is_empty() {
+            return Err(ImportError::at(
+                line,
+                c_ann + 1,
+                ImportErrorKind::EmptyAnnotatorId,
+            ));
+        }
+        let annotator = intern(&mut annotator_index, &mut annotator_ids, who);
         let l = intern(&mut label_index, &mut labels, label);
         raw.push((item, annotator, l));
     }

@@ -112,6 +112,13 @@ pub fn parse_multilabel_from(
             ));
         }
         let annotator = rec[vote_cols[1]].trim();
+        if annotator.is_empty() {
+            return Err(ImportError::at(
+                line,
+                vote_cols[1] + 1,
+                ImportErrorKind::EmptyAnnotatorId,
+            ));
+        }
         match format {
             MultilabelFormat::Wide => {
                 let mut bits = 0u64;

@@ -131,6 +131,13 @@ fn every_error_names_position_and_fix() {
         ("item_id,a,b\n,1,2\n", Some(2), Some(1), |k| {
             *k == K::EmptyItemId
         }),
+        // A vote without its annotator: refused at its line and column.
+        (
+            "item_id,annotator_id,label\ni1,a,x\ni1,,y\n",
+            Some(3),
+            Some(2),
+            |k| *k == K::EmptyAnnotatorId,
+        ),
     ];
     for (src, line, col, check) in cases {
         let e = err(src);

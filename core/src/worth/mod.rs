@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 mod human;
 mod measure;
-mod panel;
+pub mod panel;
 
 pub use panel::{Panel, PanelPoint};
 #[cfg(test)]
@@ -165,13 +165,38 @@ impl MetricWorth {
             (Some(Bound::Above), _) => {
                 format!("worth more than {pool} humans (all the pool has){iv}")
             }
-            (None, Some(nu)) => format!(
-                "worth {nu:.1} humans [{}, {}]",
-                end(self.lo, true),
-                end(self.hi, false)
-            ),
+            (None, Some(nu)) => match self.unresolved(nu) {
+                Some(k) => format!(
+                    "between {k} and {} humans: the metric cannot tell {k} human votes from {} (its human curve is flat there; majority agreement scores a 1–1 tie as half right)",
+                    k + 1,
+                    k + 1
+                ),
+                None => format!(
+                    "worth {nu:.1} humans [{}, {}]",
+                    end(self.lo, true),
+                    end(self.hi, false)
+                ),
+            },
             (None, None) => "undefined".into(),
         }
+    }
+
+    /// The k with ν between k and k + 1 human votes where the mean human curve does not move
+    /// from k to k + 1 (within 2% of its whole change): there a decimal ν says nothing the metric
+    /// can tell — majority agreement between 1 and 2 votes, whose 1–1 ties score half.
+    pub fn unresolved(&self, nu: f64) -> Option<u32> {
+        let k = nu.floor() as u32;
+        let at = |n: u32| {
+            self.human
+                .iter()
+                .find(|(g, _)| *g == n)
+                .and_then(|(_, v)| *v)
+        };
+        let vals: Vec<f64> = self.human.iter().filter_map(|(_, v)| *v).collect();
+        let range = vals.iter().copied().fold(f64::MIN, f64::max)
+            - vals.iter().copied().fold(f64::MAX, f64::min);
+        let (a, b) = (at(k)?, at(k + 1)?);
+        (range > 0.0 && (a - b).abs() <= 0.02 * range).then_some(k)
     }
 }
 
@@ -438,7 +463,11 @@ pub fn report(
         closed_form_nu: m.closed_form_nu,
     };
     progress(1.0);
-    Ok(Report { worth, panel })
+    Ok(Report {
+        worth,
+        panel,
+        crowd: panel::crowd(source),
+    })
 }
 
 /// [`report`]'s answer.
@@ -446,6 +475,9 @@ pub fn report(
 pub struct Report {
     pub worth: Worth,
     pub panel: Option<Panel>,
+    /// A source with annotator ids that is not a panel: how its workers spread.
+    #[serde(default)]
+    pub crowd: Option<panel::Crowd>,
 }
 
 impl Report {

@@ -31,10 +31,73 @@ pub struct Panel {
     pub each: Vec<Vec<MetricWorth>>,
 }
 
-/// A panel needs per-annotator rows (long format or judge files) and at least two annotators (a
-/// gold file is one).
+/// Each panel member covers at least this share of the source's items: judges, not a crowd.
+pub const PANEL_COVERAGE: f64 = 0.5;
+
+/// A panel needs per-annotator rows (long format or judge files), at least two annotators (a
+/// gold file is one), and each of them on at least [`PANEL_COVERAGE`] of the items: a crowd of
+/// workers each on a few items is one source, not a "panel of 253" ([`crowd`] summarises it).
 pub(super) fn is_panel(source: &VoteTable) -> bool {
-    !source.annotations().is_empty() && source.annotator_ids().len() >= 2
+    let per = items_per_annotator(source);
+    per.len() >= 2
+        && per
+            .iter()
+            .all(|&n| n as f64 >= PANEL_COVERAGE * source.num_items() as f64)
+}
+
+/// Distinct items each annotator labelled (empty without per-annotator rows).
+fn items_per_annotator(source: &VoteTable) -> Vec<u32> {
+    let mut seen: Vec<(u32, u32)> = source
+        .annotations()
+        .iter()
+        .map(|a| (a.annotator, a.item))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let mut per = vec![0u32; source.annotator_ids().len()];
+    for (a, _) in seen {
+        per[a as usize] += 1;
+    }
+    per
+}
+
+/// How a source with annotator ids that is not a panel spreads over its workers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Crowd {
+    pub workers: u32,
+    /// Items per worker: fewest, median, most.
+    pub min: u32,
+    pub median: u32,
+    pub max: u32,
+}
+
+impl Crowd {
+    /// "a crowd of 253 workers (1–40 items each, median 3): measured as one source".
+    pub fn words(&self) -> String {
+        format!(
+            "a crowd of {} workers ({}–{} items each, median {}): measured as one source; a panel view needs every annotator on at least {:.0}% of the items",
+            self.workers,
+            self.min,
+            self.max,
+            self.median,
+            PANEL_COVERAGE * 100.0
+        )
+    }
+}
+
+/// The spread of a source's workers, for a source with annotator ids that is not a panel.
+pub fn crowd(source: &VoteTable) -> Option<Crowd> {
+    let mut per = items_per_annotator(source);
+    if per.len() < 2 || is_panel(source) {
+        return None;
+    }
+    per.sort_unstable();
+    Some(Crowd {
+        workers: per.len() as u32,
+        min: per[0],
+        median: per[per.len() / 2],
+        max: per[per.len() - 1],
+    })
 }
 
 /// The panel view: for j = 1..J, `subsets` seeded random sets of j annotators (without

@@ -299,3 +299,70 @@ fn a_panel_of_j_annotators_with_one_vote_each_is_worth_about_j() {
     // Without per-annotator rows there is no panel view.
     assert_eq!(panel(&h, &s, &cfg(), 2).unwrap(), None);
 }
+
+#[test]
+fn a_worth_the_metric_cannot_resolve_is_said_in_words() {
+    // Majority agreement's human curve: 1 and 2 votes alike (a 1–1 tie scores half).
+    let m = MetricWorth {
+        metric: WorthMetric::MajorityAgreement,
+        nu: Some(1.5),
+        lo: Some(1.1),
+        hi: Some(1.9),
+        bound: None,
+        source: Some(0.7),
+        human: vec![
+            (1, Some(0.7)),
+            (2, Some(0.701)),
+            (3, Some(0.8)),
+            (4, Some(0.85)),
+        ],
+        floor: 1,
+    };
+    assert_eq!(m.unresolved(1.5), Some(1));
+    let w = m.words(4);
+    assert!(w.starts_with("between 1 and 2 humans"), "{w}");
+    assert!(!w.contains("1.5"), "{w}");
+    // Where the curve moves, the decimal stands.
+    let moving = MetricWorth {
+        nu: Some(2.5),
+        ..m.clone()
+    };
+    assert_eq!(moving.unresolved(2.5), None);
+    assert!(moving.words(4).starts_with("worth 2.5 humans"));
+}
+
+#[test]
+fn a_crowd_of_workers_is_one_source_and_judges_are_a_panel() {
+    use crate::votes::Annotation;
+    // 40 items; judges: 3 annotators on every item. Crowd: 20 workers, each on 2 items.
+    let table = |who: &dyn Fn(u32) -> Vec<u32>, annotators: usize| {
+        let mut ann = Vec::new();
+        let mut counts = vec![0u32; 40 * 2];
+        for i in 0..40u32 {
+            for a in who(i) {
+                ann.push(Annotation {
+                    item: i,
+                    annotator: a,
+                    label: (i % 2) as u16,
+                });
+                counts[i as usize * 2 + (i % 2) as usize] += 1;
+            }
+        }
+        VoteTable::new(
+            vec!["x".into(), "y".into()],
+            (0..40).map(|i| format!("i{i}")).collect(),
+            counts,
+        )
+        .with_annotations((0..annotators).map(|a| format!("w{a}")).collect(), ann)
+    };
+    let judges = table(&|_| vec![0, 1, 2], 3);
+    assert!(panel::is_panel(&judges));
+    assert_eq!(panel::crowd(&judges), None);
+    let crowd = table(&|i| vec![i / 2], 20);
+    assert!(!panel::is_panel(&crowd));
+    let c = panel::crowd(&crowd).expect("a crowd");
+    assert_eq!((c.workers, c.min, c.median, c.max), (20, 2, 2, 2));
+    assert!(c
+        .words()
+        .starts_with("a crowd of 20 workers (2–2 items each, median 2): measured as one source"));
+}

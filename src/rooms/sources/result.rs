@@ -112,7 +112,11 @@ fn WorthChart(metric: WorthMetric) -> impl IntoView {
 #[component]
 fn PanelView(r: Arc<Measured>) -> impl IntoView {
     let Some(p) = r.report.panel.clone() else {
-        return view! { <p class="hint" id="sources-no-panel">"No panel view: the source has fewer than two annotators with ids (a wide count file or a gold file)."</p> }.into_any();
+        let why = match &r.report.crowd {
+            Some(c) => format!("No panel view: the source is {}.", c.words()),
+            None => "No panel view: the source has fewer than two annotators with ids (a wide count file or a gold file).".into(),
+        };
+        return view! { <p class="hint" id="sources-no-panel">{why}</p> }.into_any();
     };
     let pool = r.report.worth.pool;
     let head = WorthMetric::ALL
