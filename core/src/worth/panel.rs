@@ -101,8 +101,8 @@ pub fn crowd(source: &VoteTable) -> Option<Crowd> {
 }
 
 /// The panel view: for j = 1..J, `subsets` seeded random sets of j annotators (without
-/// replacement) each measured against the same human side; and every annotator alone, with
-/// item-resample intervals.
+/// replacement); and every annotator alone, with item-resample intervals. Each is measured
+/// against the human side of the items it labelled (the shared one where that is all of them).
 pub(super) fn panel_of(
     humans: &VoteTable,
     source: &VoteTable,
@@ -138,14 +138,34 @@ pub(super) fn panel_of(
         done += 1.0;
         progress(done / steps);
     };
+    // Who is read against the human curve of the items they labelled, not of all items: an
+    // annotator who skipped the hardest half would otherwise look worth more than one person.
+    let on_their_items = |who: &[bool], cfg: &WorthConfig, resampled: bool| {
+        let rows: Vec<usize> = (0..p.s.num_items())
+            .filter(|&i| count(i, who).is_some())
+            .collect();
+        if rows.len() == p.s.num_items() {
+            return measure::measure(splits, &|i| count(i, who), resampled).metrics;
+        }
+        match super::human::prepare(&super::select(&p.h, &rows), cfg, &mut |_| {}) {
+            Ok(own) => measure::measure(&own, &|i| count(rows[i], who), resampled).metrics,
+            // Too few of their items to split: nothing to say about them.
+            Err(_) => measure::measure(splits, &|_| None, false).metrics,
+        }
+    };
     let each = (0..na)
         .map(|a| {
             let who: Vec<bool> = (0..na).map(|b| b == a).collect();
-            let m = measure::measure(splits, &|i| count(i, &who), true).metrics;
+            let m = on_their_items(&who, cfg, true);
             step(progress);
             m
         })
         .collect();
+    // The panel curve reads each subset's mean ν only: its human curves need no resamples.
+    let plain = WorthConfig {
+        bootstrap: 0,
+        ..cfg.clone()
+    };
     let mut curve: Vec<(WorthMetric, Vec<PanelPoint>)> =
         WorthMetric::ALL.iter().map(|&m| (m, Vec::new())).collect();
     for j in 1..=na {
@@ -158,9 +178,9 @@ pub(super) fn panel_of(
             for &a in &order[..j] {
                 who[a] = true;
             }
-            let m = measure::measure(splits, &|i| count(i, &who), false);
+            let m = on_their_items(&who, &plain, false);
             step(progress);
-            for (mi, w) in m.metrics.iter().enumerate() {
+            for (mi, w) in m.iter().enumerate() {
                 per_metric[mi].push(measure::as_number((w.nu, w.bound)));
             }
         }

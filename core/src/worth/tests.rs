@@ -366,3 +366,79 @@ fn a_crowd_of_workers_is_one_source_and_judges_are_a_panel() {
         .words()
         .starts_with("a crowd of 20 workers (2–2 items each, median 2): measured as one source"));
 }
+
+/// Annotators `who` of a synthetic table's votes on the items `keep` allows, as a long table
+/// (annotators renumbered in `who`'s order, ids `prefix0`, `prefix1`, …).
+fn long_of(t: &VoteTable, who: &[u32], keep: &dyn Fn(u32, u32) -> bool, prefix: &str) -> VoteTable {
+    use crate::votes::Annotation;
+    let k = t.num_classes();
+    let mut counts = vec![0u32; t.num_items() * k];
+    let mut ann = Vec::new();
+    for a in t.annotations() {
+        let Some(j) = who.iter().position(|&w| w == a.annotator) else {
+            continue;
+        };
+        if !keep(a.annotator, a.item) {
+            continue;
+        }
+        counts[a.item as usize * k + a.label as usize] += 1;
+        ann.push(Annotation {
+            annotator: j as u32,
+            ..*a
+        });
+    }
+    VoteTable::new(t.classes().to_vec(), t.item_ids().to_vec(), counts).with_annotations(
+        (0..who.len()).map(|j| format!("{prefix}{j}")).collect(),
+        ann,
+    )
+}
+
+#[test]
+fn one_person_who_skipped_the_hardest_half_is_worth_about_one_person() {
+    use crate::synth::{generate, SynthConfig};
+    // Ten honest annotators on every item: each is one typical human.
+    let syn = generate(&SynthConfig {
+        items: 300,
+        classes: 3,
+        concentration: 0.8,
+        votes: 10,
+        annotators: 10,
+        dim: 1,
+        seed: 3,
+        ..Default::default()
+    })
+    .unwrap();
+    let k = 3;
+    let entropy = |i: u32| -> f64 {
+        syn.truth[i as usize * k..(i as usize + 1) * k]
+            .iter()
+            .map(|&p| if p > 0.0 { -p * p.ln() } else { 0.0 })
+            .sum()
+    };
+    let mut order: Vec<u32> = (0..300).collect();
+    order.sort_by(|&a, &b| entropy(a).total_cmp(&entropy(b)));
+    let mut easy = vec![false; 300];
+    for &i in &order[..150] {
+        easy[i as usize] = true;
+    }
+    let humans = long_of(&syn.table, &[2, 3, 4, 5, 6, 7, 8, 9], &|_, _| true, "h");
+    // Annotator 0 skipped the hardest half; annotator 1 labelled everything.
+    let source = long_of(&syn.table, &[0, 1], &|a, i| a != 0 || easy[i as usize], "s");
+    let r = report(&humans, &source, &cfg(), 4, &mut |_| {}).unwrap();
+    let panel = r
+        .panel
+        .expect("two judges, each on at least half the items");
+    for (who, metrics) in panel.each.iter().enumerate() {
+        let m = metrics
+            .iter()
+            .find(|m| m.metric == WorthMetric::Jsd)
+            .unwrap();
+        let lo = m.lo.unwrap_or(0.0);
+        let hi = m.hi.unwrap_or(f64::INFINITY);
+        assert!(
+            lo <= 1.0 && 1.0 <= hi,
+            "annotator s{who}: {} ({lo:.2}–{hi:.2})",
+            m.words(r.worth.pool)
+        );
+    }
+}
