@@ -136,3 +136,25 @@ fn the_original_five_votes_are_measured_per_metric_and_bad_sources_are_refused()
         assert!(!o.status.success() && err.contains(want), "{err}");
     }
 }
+
+#[test]
+fn a_crowd_with_worker_ids_is_one_source_with_its_workers_spread() {
+    // RTE's own crowd (164 workers, each on a few of the 800 items) as the source.
+    let dir = data_dir().join("snow2008_rte");
+    let out = quick(&dir.join("votes.csv"), &dir.join("annotations.csv"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the source is a crowd of 164 workers"),
+        "{err}"
+    );
+    assert!(!err.contains("panel of"), "{err}");
+    assert!(err.len() < 2048, "{} bytes of stderr", err.len());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["panel"].is_null(), "{}", json["panel"]);
+    assert_eq!(json["crowd"]["workers"], 164);
+}
