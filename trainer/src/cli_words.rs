@@ -40,6 +40,8 @@ pub const RETIRED: &[(&str, &str, &str)] = &[
     ("finetune-top", "seed", "model-seed"),
     ("plan", "seeds", "model-seeds"),
     ("worth", "splits", "split-seeds"),
+    // `annotators` shares worth's split arguments (`worth_cmd::SplitArgs`).
+    ("annotators", "splits", "split-seeds"),
     ("synth", "votes", "votes-per-item"),
     ("adaptive", "budgets", "n"),
     ("adaptive", "batch", "round-items"),

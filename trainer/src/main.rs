@@ -4,7 +4,8 @@
 //! - Target side, for any vote file: `curves` (saturation curves, answers with item intervals),
 //!   `extrapolate` (beyond the votes there are, `--check` how far to trust it), `agree` and
 //!   `aggregate` (Krippendorff's α, Dawid–Skene vs N), `adaptive` (votes collected in rounds),
-//!   `worth` (another vote source measured in human annotators), `distance` (per-item metrics of two
+//!   `worth` (another vote source measured in human annotators), `annotators` (each annotator of a
+//!   long file in typical annotators), `distance` (per-item metrics of two
 //!   files, for the numpy cross-check).
 //! - Data and exports: `bundle` (the app's datasets), `pool` (sets with the same classes as one),
 //!   `repro` (the reproduction table and the docs' generated findings), `verdicts` (an export's
@@ -19,6 +20,7 @@
 mod adaptive_cmd;
 mod aggregate_cmd;
 mod agree_cmd;
+mod annotators_cmd;
 mod bundle_cmd;
 mod cli_words;
 mod curves_cmd;
@@ -98,6 +100,9 @@ enum Command {
     /// What another vote source (an LLM panel, experts, a second crowd) on the same items is
     /// worth in human annotators, per metric, with intervals over items and reference splits.
     Worth(worth_cmd::Args),
+    /// Which of a long file's annotators pull their weight: each in typical annotators against
+    /// the others on the items they labelled, with a Dawid–Skene summary; flags who is below one.
+    Annotators(annotators_cmd::Args),
     /// Turn dataset folders into the compact files and index.json the web app fetches.
     Bundle(bundle_cmd::Args),
     /// Mean-pooled sentence embeddings of each item's texts, cached as safetensors (resumable).
@@ -157,6 +162,7 @@ fn main() -> ExitCode {
         Command::Distance(a) => distance_cmd::run(a),
         Command::Verdicts(a) => verdicts_cmd::run(a),
         Command::Worth(a) => worth_cmd::run(a),
+        Command::Annotators(a) => annotators_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
         #[cfg(feature = "models")]
         Command::Embed(a) => embed_cmd::run(a),

@@ -21,6 +21,20 @@ pub struct Args {
     /// folder of them is a panel).
     #[arg(long)]
     source: PathBuf,
+    #[command(flatten)]
+    split: SplitArgs,
+    /// For a source with annotator ids (long format, judge files): random subsets per panel size j
+    /// for the panel's curve ν(j) (0: no panel view).
+    #[arg(long, default_value_t = 10)]
+    panel_subsets: u32,
+    /// csv: `metric,nu,lo,hi,bound,source_level`; json: `{worth: {<metric>: {nu, lo, hi, bound}}, …}`.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+}
+
+/// How the human side is split and resampled: the arguments `worth` and `annotators` share.
+#[derive(clap::Args)]
+pub struct SplitArgs {
     /// Share of each item's human votes (or of the annotators) kept as the reference.
     #[arg(long, default_value_t = 0.5)]
     reference_share: f64,
@@ -35,13 +49,19 @@ pub struct Args {
     /// Repeats of the human subsampling per split.
     #[arg(long, default_value_t = 20)]
     repeats: u32,
-    /// For a source with annotator ids (long format, judge files): random subsets per panel size j
-    /// for the panel's curve ν(j) (0: no panel view).
-    #[arg(long, default_value_t = 10)]
-    panel_subsets: u32,
-    /// csv: `metric,nu,lo,hi,bound,source_level`; json: `{worth: {<metric>: {nu, lo, hi, bound}}, …}`.
-    #[arg(long, value_enum, default_value = "csv")]
-    format: Format,
+}
+
+impl SplitArgs {
+    pub fn config(&self) -> WorthConfig {
+        WorthConfig {
+            reference_share: self.reference_share,
+            seed: self.split_seed,
+            splits: self.splits,
+            repeats: self.repeats,
+            bootstrap: self.bootstrap,
+            alpha: None,
+        }
+    }
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -54,14 +74,7 @@ pub fn run(a: Args) -> Result<()> {
             .with_context(|| format!("{} does not match {}", p.display(), a.votes.display()))?;
     }
     let source = load_source(&a.source)?;
-    let cfg = WorthConfig {
-        reference_share: a.reference_share,
-        seed: a.split_seed,
-        splits: a.splits,
-        repeats: a.repeats,
-        bootstrap: a.bootstrap,
-        alpha: None,
-    };
+    let cfg = a.split.config();
     let subsets = a.panel_subsets;
     let r = worth::report(&humans, &source, &cfg, subsets, &mut |_| {})
         .with_context(|| format!("{} against {}", a.source.display(), a.votes.display()))?;
@@ -71,12 +84,12 @@ pub fn run(a: Args) -> Result<()> {
     let reference = if humans.annotations().is_empty() {
         format!(
             "{:.0}% of each item's human votes",
-            a.reference_share * 100.0
+            a.split.reference_share * 100.0
         )
     } else {
         format!(
             "the votes of {:.0}% of the human annotators (whole annotators held out, so each item's share varies)",
-            a.reference_share * 100.0
+            a.split.reference_share * 100.0
         )
     };
     eprintln!(
@@ -86,8 +99,8 @@ pub fn run(a: Args) -> Result<()> {
         w.only_source.len(),
         w.left_out.len(),
         w.pool,
-        a.splits,
-        a.bootstrap
+        a.split.splits,
+        a.split.bootstrap
     );
     if let Some(c) = &r.crowd {
         eprintln!("the source is {}", c.words());

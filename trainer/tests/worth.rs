@@ -158,3 +158,33 @@ fn a_crowd_with_worker_ids_is_one_source_with_its_workers_spread() {
     assert!(json["panel"].is_null(), "{}", json["panel"]);
     assert_eq!(json["crowd"]["workers"], 164);
 }
+
+#[test]
+fn annotators_ranks_a_long_files_people_and_refuses_counts() {
+    let dir = data_dir().join("snow2008_rte");
+    let run = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_annosat"))
+            .args(["annotators", "--votes", dir.join(file).to_str().unwrap()])
+            .args(["--bootstrap", "20", "--split-seeds", "1", "--repeats", "5"])
+            .output()
+            .expect("run annosat")
+    };
+    let out = run("annotations.csv");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let mut lines = csv.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("id,items,below_one,ds_accuracy,jsd_nu,jsd_lo,jsd_hi"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let ranked: usize = err.split_whitespace().next().unwrap().parse().unwrap();
+    assert_eq!(lines.count(), ranked, "{err}");
+    let counts = run("votes.csv");
+    assert!(!counts.status.success());
+    assert!(String::from_utf8_lossy(&counts.stderr).contains("has no annotator ids"));
+}

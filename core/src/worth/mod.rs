@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 mod human;
 mod measure;
 pub mod panel;
+pub mod rank;
 
 pub use panel::{Panel, PanelPoint};
 #[cfg(test)]
