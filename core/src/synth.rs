@@ -74,6 +74,10 @@ pub struct SynthConfig {
     /// labelled moves the curves (the crossed bootstrap's check). Absent in older settings: 0.
     #[serde(default)]
     pub confusion: f64,
+    /// Share of the annotators who are experts: honest and free of any confusion (the first
+    /// honest ones), against whom the others' confusion shows. Absent in older settings: 0.
+    #[serde(default)]
+    pub experts: f64,
 }
 
 impl Default for SynthConfig {
@@ -92,6 +96,7 @@ impl Default for SynthConfig {
             seed: 7,
             twins: false,
             confusion: 0.0,
+            experts: 0.0,
         }
     }
 }
@@ -128,6 +133,12 @@ impl SynthConfig {
         if !share(self.spammers) || !share(self.biased) || self.spammers + self.biased > 1.0 {
             return Err(
                 "spammers and biased are shares of the annotators: each in 0–1, together at most 1"
+                    .into(),
+            );
+        }
+        if !share(self.experts) || self.spammers + self.biased + self.experts > 1.0 + 1e-12 {
+            return Err(
+                "experts is a share of the annotators: in 0–1, with spammers and biased at most 1"
                     .into(),
             );
         }
@@ -228,9 +239,11 @@ pub fn generate(cfg: &SynthConfig) -> Result<Synthetic, String> {
         .collect();
     // Each honest annotator's confusion: a rate and a row-stochastic matrix (none when 0, and no
     // draws, so settings without it give the same data as before it existed).
+    let n_experts = (cfg.experts * cfg.annotators as f64).round() as usize;
+    let expert = |a: usize| a >= n_spam + n_biased && a < n_spam + n_biased + n_experts;
     let confusions: Vec<Option<(f64, Vec<f64>)>> = (0..cfg.annotators)
         .map(|a| {
-            (cfg.confusion > 0.0).then(|| {
+            (cfg.confusion > 0.0 && !expert(a)).then(|| {
                 let mut rng = sample::stream(cfg.seed, PURPOSE_CONFUSION, a as u64, 0);
                 let rate = rng.random::<f64>() * 2.0 * cfg.confusion;
                 let one = Gamma::new(1.0f64, 1.0).expect("shape 1");

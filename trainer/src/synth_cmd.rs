@@ -53,6 +53,9 @@ pub struct Args {
     /// confusion matrix: annotators who differ as people do (the crossed intervals' check).
     #[arg(long, default_value_t = 0.0)]
     pub confusion: f64,
+    /// Share of the annotators who are experts: honest and free of the confusion the others have.
+    #[arg(long, default_value_t = 0.0)]
+    pub experts: f64,
 }
 
 impl Args {
@@ -71,6 +74,7 @@ impl Args {
             seed: self.seed,
             twins: self.twins,
             confusion: self.confusion,
+            experts: self.experts,
         }
     }
 }

@@ -485,3 +485,44 @@ fn planted_spammers_are_flagged_below_one_and_honest_annotators_rarely() {
     let ds = |id: &str| r.rows.iter().find(|row| row.id == id).unwrap().ds_accuracy;
     assert!(ds("a0") < ds("a10") && ds("a1") < ds("a10"));
 }
+
+#[test]
+fn planted_experts_read_above_one_typical_annotator() {
+    use crate::synth::{generate, SynthConfig};
+    // 20 annotators, the others confused on about 40% of their votes, two experts who never are.
+    let syn = generate(&SynthConfig {
+        items: 400,
+        classes: 3,
+        concentration: 0.5,
+        votes: 10,
+        annotators: 20,
+        confusion: 0.4,
+        experts: 0.1,
+        dim: 1,
+        seed: 6,
+        ..Default::default()
+    })
+    .unwrap();
+    let r = rank::rank(&syn.table, &cfg(), &mut |_| {}).unwrap();
+    for expert in ["a0", "a1"] {
+        let row = r.rows.iter().find(|row| row.id == expert).unwrap();
+        let m = row
+            .worth
+            .iter()
+            .find(|m| m.metric == WorthMetric::Jsd)
+            .unwrap();
+        assert!(
+            m.lo.is_some_and(|lo| lo > 1.0),
+            "{expert}: {}",
+            m.words(m.human.last().map_or(1, |h| h.0))
+        );
+        assert!(!row.below_one);
+    }
+    // The experts rank near the top (an annotator whose own confusion rate was drawn near 0 is
+    // an expert too).
+    let top: Vec<&str> = r.rows[r.rows.len() - 5..]
+        .iter()
+        .map(|row| row.id.as_str())
+        .collect();
+    assert!(top.contains(&"a0") && top.contains(&"a1"), "{top:?}");
+}
