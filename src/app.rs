@@ -5,7 +5,7 @@ use crate::rooms::models::{ModelsRoom, ModelsSt};
 use crate::rooms::plan::PlanRoom;
 use crate::rooms::repro::ReproRoom;
 use crate::rooms::sources::SourcesRoom;
-use crate::rooms::target::TargetRoom;
+use crate::rooms::target_side::TargetRoom;
 use crate::side::{Controls, DataCard};
 use crate::state::{Room, St, Status, SYNTHETIC};
 use crate::{bridge, data, url};

@@ -6,4 +6,4 @@ pub mod models;
 pub mod plan;
 pub mod repro;
 pub mod sources;
-pub mod target;
+pub mod target_side;
