@@ -5,6 +5,7 @@
 
 mod app;
 mod bridge;
+mod clock;
 mod curve_chart;
 mod data;
 mod export;

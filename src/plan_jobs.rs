@@ -222,7 +222,7 @@ impl PlanSt {
         self.tool.set(tool);
         self.status.set(PlanStatus::Busy {
             done: 0.0,
-            since: crate::state::now_ms(),
+            since: crate::clock::now_ms(),
         });
         crate::bridge::plan(job);
     }
@@ -230,7 +230,7 @@ impl PlanSt {
     pub fn progress(&self, done: f64) {
         let since = match self.status.get_untracked() {
             PlanStatus::Busy { since, .. } => since,
-            _ => crate::state::now_ms(),
+            _ => crate::clock::now_ms(),
         };
         self.status.set(PlanStatus::Busy { done, since });
     }

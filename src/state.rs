@@ -46,11 +46,6 @@ pub fn isolate(s: &str) -> String {
     format!("\u{2068}{s}\u{2069}")
 }
 
-/// Milliseconds since the epoch (the page's clock, for time estimates).
-pub fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
 /// What the per-item view shows at one N.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemsView {
@@ -173,7 +168,7 @@ impl St {
             status: RwSignal::new(Status::Busy {
                 stage: "loading".into(),
                 done: 0.0,
-                since: now_ms(),
+                since: crate::clock::now_ms(),
             }),
             ml: RwSignal::new(None),
             curves: RwSignal::new(None),
@@ -358,7 +353,7 @@ impl St {
             Status::Busy {
                 stage: s, since, ..
             } if s == stage => since,
-            _ => now_ms(),
+            _ => crate::clock::now_ms(),
         };
         self.status.set(Status::Busy {
             stage: stage.into(),

@@ -7,9 +7,10 @@
 mod budget_view;
 mod tools;
 
+use crate::clock::now_ms;
 use crate::curve_chart::{draw, H, W};
 use crate::plan_jobs::{self as state, PlanStatus, Tool};
-use crate::state::{now_ms, St, REPEATS};
+use crate::state::{St, REPEATS};
 use annosat_core::curves::Metric;
 use leptos::html;
 use leptos::prelude::*;

@@ -11,7 +11,8 @@ mod pick;
 mod result;
 pub mod state;
 
-use crate::state::{now_ms, St};
+use crate::clock::now_ms;
+use crate::state::St;
 use leptos::prelude::*;
 use pick::Picker;
 use result::Result;

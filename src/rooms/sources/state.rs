@@ -116,7 +116,7 @@ impl SourcesSt {
         }));
         self.status.set(SourcesStatus::Busy {
             done: 0.0,
-            since: crate::state::now_ms(),
+            since: crate::clock::now_ms(),
         });
         crate::bridge::worth(WorthJob {
             config,
@@ -128,7 +128,7 @@ impl SourcesSt {
     pub fn progress(&self, done: f64) {
         let since = match self.status.get_untracked() {
             SourcesStatus::Busy { since, .. } => since,
-            _ => crate::state::now_ms(),
+            _ => crate::clock::now_ms(),
         };
         self.status.set(SourcesStatus::Busy { done, since });
     }

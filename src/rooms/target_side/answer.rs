@@ -7,8 +7,9 @@
 //! with progress and Stop here; its result is kept apart from the Plan room's, which serves the
 //! headline too when it asked for the same.
 
+use crate::clock::now_ms;
 use crate::plan_jobs::PlanStatus;
-use crate::state::{now_ms, St};
+use crate::state::St;
 use annosat_core::answer::{headline, pending_headline, short, verdict, within_line, Extrapolated};
 use annosat_core::curves::Metric;
 use leptos::prelude::*;

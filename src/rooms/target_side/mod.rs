@@ -7,8 +7,9 @@ pub mod chart;
 mod items;
 mod multilabel;
 
+use crate::clock::now_ms;
 use crate::curve_chart::title;
-use crate::state::{now_ms, St, Status, REPEATS, SYNTHETIC};
+use crate::state::{St, Status, REPEATS, SYNTHETIC};
 use annosat_core::curves::Metric;
 use answer::AnswerCard;
 use chart::CurveChart;
