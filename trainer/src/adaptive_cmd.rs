@@ -1,7 +1,7 @@
 //! `annosat adaptive`: simulated vote collection in rounds on the items' real votes; adaptive
 //! policies against uniform allocation at the same total budget (annosat_core::adaptive).
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_core::adaptive::{simulate, AdaptiveConfig, Policy};
 use annosat_core::Metric;
 use anyhow::{bail, Result};

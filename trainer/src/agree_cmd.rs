@@ -2,7 +2,7 @@
 //! on N-vote subsamples, and how often majority vote and Dawid–Skene label an item from N votes as
 //! they do from all (annosat_core::agreement), as CSV or JSON.
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
 use annosat_core::VoteTable;
 use anyhow::{bail, Result};

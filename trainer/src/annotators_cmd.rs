@@ -2,7 +2,7 @@
 //! typical annotators against the others on the items they labelled, with a Dawid–Skene summary
 //! (annosat_core::worth::rank; docs/worth.md).
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use crate::worth_cmd::SplitArgs;
 use annosat_core::worth::{rank, WorthMetric};
 use anyhow::{bail, Result};

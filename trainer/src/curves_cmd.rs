@@ -1,5 +1,6 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
+use crate::format::Format;
 use annosat_core::answer::{self, Extrapolated, MetricAnswer, HEADLINE_REFERENCE_VOTES};
 use annosat_core::curves::{
     default_eps, CurveConfig, Curves, ItemBands, Metric, Prepared, Reference,
@@ -7,15 +8,8 @@ use annosat_core::curves::{
 use annosat_core::extrapolate::{self, Components, ExtrapolateConfig, ReferenceVotes};
 use annosat_core::pilot;
 use anyhow::{bail, Result};
-use clap::ValueEnum;
 use serde_json::json;
 use std::path::PathBuf;
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
-    Csv,
-    Json,
-}
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,7 +1,7 @@
 //! `annosat curves` on multilabel votes: per-metric curves, saturation points with item and
 //! repeat intervals, and per-label JS distance and F1, as CSV or JSON.
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_core::import::multilabel::MultilabelReport;
 use annosat_core::multilabel::{self, MlConfig, MlCurves, MlMetric, MlReport, MultilabelTable};
 use anyhow::Result;

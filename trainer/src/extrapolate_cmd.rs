@@ -3,7 +3,8 @@
 //! items, posterior tables drawn from it); `--check` measures how far that can be trusted on data
 //! that have the votes.
 
-use crate::curves_cmd::{eps_of, to_json_with, Format};
+use crate::curves_cmd::{eps_of, to_json_with};
+use crate::format::Format;
 use annosat_core::curves::{CurveConfig, Reference};
 use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig, ReferenceVotes};
 use anyhow::{bail, Result};

@@ -41,6 +41,7 @@ mod finetune_head;
 mod finetune_merge;
 #[cfg(feature = "models")]
 mod finetune_top_cmd;
+mod format;
 #[cfg(feature = "models")]
 mod plan_cmd;
 mod pool_cmd;

@@ -3,7 +3,7 @@
 //! (annosat_heads::budget), over several model seeds; the frontier is the best N per budget and
 //! metric, against a constant predictor.
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_heads::budget::{plan, BudgetConfig};
 use annosat_heads::Dataset;
 use anyhow::Result;

@@ -2,7 +2,7 @@
 //! (annosat_core::models::verdict, the function the sweep stores them with): whether each arm's
 //! metrics change with N, with intervals over the test items and splits.
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_core::models::verdict::{self, VerdictConfig};
 use annosat_core::models::{blocks_of_export, reference_of, ArmVerdicts, Manifest};
 use anyhow::{bail, Context, Result};

@@ -2,7 +2,7 @@
 //! human annotators, per metric, with intervals over items and reference splits
 //! (annosat_core::worth; the definition is in ARCHITECTURE.md and docs/worth.md).
 
-use crate::curves_cmd::Format;
+use crate::format::Format;
 use annosat_core::worth::{self, WorthConfig};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
