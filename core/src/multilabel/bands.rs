@@ -13,7 +13,7 @@
 //! Files whose cells would pass [`MAX_CELL_BYTES`] are dealt at random (seeded) into blocks, and
 //! blocks are resampled instead of items; [`MlBands::blocks`] says so.
 
-use super::curves::{macro_micro, pearson_from, ItemAt};
+use super::item_stats::{macro_micro, pearson_from, ItemAt};
 use super::metric::MlMetric;
 use super::table::MultilabelTable;
 use crate::curves::bootstrap::{item_interval, ItemInterval};

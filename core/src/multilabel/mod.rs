@@ -23,6 +23,7 @@ pub mod bands;
 pub mod bundle;
 pub mod curves;
 pub mod export;
+mod item_stats;
 pub mod metric;
 pub mod model_labels;
 pub mod models;

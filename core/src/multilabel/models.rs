@@ -8,7 +8,7 @@
 //! each metric from the resampled items; a verdict is [`judge`]'s rule, the single-label model
 //! side's, so "no detectable change with N" and "bounded by your 15 votes" mean the same here.
 
-use super::curves::macro_micro;
+use super::item_stats::macro_micro;
 use crate::answer::HEADLINE_REFERENCE_VOTES;
 use crate::curves::saturation::bounded_by_votes;
 use crate::models::verdict::{judge, MetricVerdict, Verdict};
