@@ -24,6 +24,7 @@ pub mod eval;
 pub mod features;
 pub mod first_layer;
 pub mod group;
+pub mod loss;
 pub mod manifest;
 pub mod matmul;
 pub mod ml_sweep;

@@ -16,9 +16,9 @@
 
 use crate::adamw::{Moments, Step};
 use crate::first_layer::{self, Activations, FirstLayer};
+use crate::loss::{per_head_loss, Loss};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::matmul::serially;
-use crate::mlp::{per_head_loss, Loss};
 use crate::second_layer::{self, SecondLayer};
 use anyhow::Result;
 use candle_core::{Device, Tensor, Var};
