@@ -20,7 +20,7 @@
 //! Both use the run's N votes (the vote order of its model seed), like every trained arm.
 
 use crate::arms::{Arm, RunTargets};
-use crate::group::{static_targets, Dataset};
+use crate::dataset::{static_targets, Dataset};
 use crate::matmul::par_map;
 
 /// The candidate neighbourhood sizes.

@@ -10,8 +10,8 @@
 //! items are the split's, whatever I is.
 
 use crate::arms;
+use crate::dataset::Dataset;
 use crate::eval::{self, Metrics};
-use crate::group::Dataset;
 use crate::mlp::{self, HeadConfig, Inputs, TrainTargets};
 use crate::split::group_split;
 pub use annosat_core::models::budget::{grid, BudgetConfig, BudgetPoint, BudgetReport, TargetSide};
@@ -42,7 +42,7 @@ fn soft(ns: &[u32], rows: &[usize], orders: &[Vec<u16>], k: usize, seeds: (u64, 
             model_seed: seeds.1,
         })
         .collect();
-    crate::group::static_targets(&runs, rows, orders, k)
+    crate::dataset::static_targets(&runs, rows, orders, k)
 }
 
 /// Trains every point of `points` for one (split seed, model seed); `progress(done, total)` after

@@ -20,6 +20,7 @@ pub mod adamw;
 pub mod arms;
 pub mod baselines;
 pub mod budget;
+pub mod dataset;
 pub mod eval;
 pub mod features;
 pub mod first_layer;
