@@ -132,7 +132,7 @@ def calibrate(points, classes):
 def write_rust(path, rows, max_classes):
     lines = ["//! Written by `scripts/extrapolation-check.sh --calibrate` from its run; do not edit by hand.",
              "//! The identification margins ([`super::identification`]) per metric and vote count.", "",
-             "use super::identification::Margin;", "use crate::curves::Metric;", "",
+             "use super::margin::Margin;", "use crate::curves::Metric;", "",
              "/// The most classes a calibration set had: data with more get no extrapolated number.",
              f"pub const MAX_CLASSES: usize = {max_classes};", "",
              "#[rustfmt::skip]", "pub const CALIBRATION: &[Margin] = &["]

@@ -1,10 +1,10 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
+use crate::curve_args::{eps_of, parse_within};
+use crate::curves_json::to_json;
 use crate::format::Format;
-use annosat_core::answer::{self, Extrapolated, MetricAnswer, HEADLINE_REFERENCE_VOTES};
-use annosat_core::curves::{
-    default_eps, CurveConfig, Curves, ItemBands, Metric, Prepared, Reference,
-};
+use annosat_core::answer::{self, Extrapolated, MetricAnswer};
+use annosat_core::curves::{CurveConfig, Curves, Metric, Prepared, Reference};
 use annosat_core::extrapolate::{self, Components, ExtrapolateConfig, ReferenceVotes};
 use annosat_core::pilot;
 use anyhow::{bail, Result};
@@ -59,7 +59,7 @@ pub struct Args {
     within: Vec<(Metric, f64)>,
     /// Where a metric's own point is bounded by the votes (forced by how many the items have), the
     /// answer is extrapolated to this many votes per item (`inf`: against the true distributions).
-    #[arg(long, value_name = "M|inf", default_value = "100", value_parser = crate::extrapolate_cmd::parse_reference)]
+    #[arg(long, value_name = "M|inf", default_value = "100", value_parser = crate::curve_args::parse_reference)]
     extrapolate_to: ReferenceVotes,
     /// Never extrapolate: print the bounded points as they are, marked bounded.
     #[arg(long)]
@@ -103,34 +103,6 @@ fn multilabel_votes(
         )),
         Err(_) => Ok(None),
     }
-}
-
-fn parse_within(s: &str) -> Result<(Metric, f64), String> {
-    let (m, e) = s
-        .split_once('=')
-        .ok_or_else(|| format!("{s:?}: expected METRIC=EPS, e.g. kl=0.05"))?;
-    let metric = Metric::from_name(m.trim()).ok_or_else(|| {
-        format!("{m:?}: not a metric (jsd, entropy_corr, kl, majority_agreement)")
-    })?;
-    let eps: f64 = e
-        .trim()
-        .parse()
-        .map_err(|_| format!("{e:?}: expected a number"))?;
-    if !eps.is_finite() {
-        return Err(format!("{e:?}: expected a finite number"));
-    }
-    Ok((metric, eps))
-}
-
-/// The ε of every metric: the defaults, overridden by `--within`.
-pub(crate) fn eps_of(within: &[(Metric, f64)]) -> [f64; 4] {
-    Metric::ALL.map(|m| {
-        within
-            .iter()
-            .rev()
-            .find(|(w, _)| *w == m)
-            .map_or(default_eps(m), |w| w.1)
-    })
 }
 
 /// The curves with the repeats split over the CPU's threads and merged (`Curves::merge`): repeat r
@@ -439,64 +411,4 @@ fn report_left_out(table: &annosat_core::VoteTable, c: &Curves) {
     if !short.is_empty() {
         eprintln!("note: items with fewer than N votes are left out at that N ({listed}; --format json lists items per N)");
     }
-}
-
-/// The curves as JSON: per metric and N the mean, the repeats' interval and, with a bootstrap,
-/// the items' (`items_lo`, `items_hi`); per metric the saturation point with both intervals and
-/// whether it is bounded by the votes, and the ε-point (`within`). `bands` default to the curves'
-/// own item bootstrap (the extrapolation passes its own).
-pub(crate) fn to_json(
-    c: &Curves,
-    cfg: &CurveConfig,
-    target: f64,
-    eps: &[f64; 4],
-) -> serde_json::Value {
-    to_json_with(c, c.item_bands().as_ref(), cfg, target, eps)
-}
-
-pub(crate) fn to_json_with(
-    c: &Curves,
-    bands: Option<&ItemBands>,
-    cfg: &CurveConfig,
-    target: f64,
-    eps: &[f64; 4],
-) -> serde_json::Value {
-    let mut metrics = serde_json::Map::new();
-    let mut saturation = serde_json::Map::new();
-    let mut within = serde_json::Map::new();
-    for m in Metric::ALL {
-        let fr = c.improvement_fraction(m);
-        let pts: Vec<_> = c
-            .points(m)
-            .into_iter()
-            .zip(fr)
-            .enumerate()
-            .map(|(g, (p, f))| {
-                let (ilo, ihi) = bands.map_or((None, None), |b| b.band(m, g));
-                json!({"n": p.n, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd, "fraction": f,
-                       "items_lo": ilo, "items_hi": ihi})
-            })
-            .collect();
-        metrics.insert(m.name().into(), pts.into());
-        let mut ans = MetricAnswer::of(c, bands, m, target, eps[m as usize]);
-        if matches!(cfg.reference, Reference::HeldOut { .. }) {
-            ans = ans.against_heldout();
-        }
-        let mut sat = serde_json::to_value(c.saturation(m, target)).unwrap_or_default();
-        sat["items"] = serde_json::to_value(ans.point.items).unwrap_or_default();
-        sat["bounded_by_votes"] = json!(ans.bounded_by_votes);
-        saturation.insert(m.name().into(), sat);
-        let (lo, hi) = ans.within.items.map_or((None, None), |iv| (iv.lo, iv.hi));
-        within.insert(
-            m.name().into(),
-            json!({"eps": ans.eps, "n": ans.within.n, "lo": lo, "hi": hi}),
-        );
-    }
-    json!({
-        "grid": c.grid, "repeats": c.repeats, "seed": cfg.seed, "alpha": c.alpha,
-        "reference": cfg.reference, "items": c.items, "heldout_excluded": c.heldout_excluded,
-        "bootstrap": bands.map(|b| json!({"resamples": b.resamples, "blocks": b.blocks, "units": b.units})),
-        "headline_reference_votes": HEADLINE_REFERENCE_VOTES,
-        "metrics": metrics, "saturation": saturation, "within": within,
-    })
 }

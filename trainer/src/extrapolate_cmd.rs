@@ -3,7 +3,8 @@
 //! items, posterior tables drawn from it); `--check` measures how far that can be trusted on data
 //! that have the votes.
 
-use crate::curves_cmd::{eps_of, to_json_with};
+use crate::curve_args::{eps_of, parse_reference};
+use crate::curves_json::to_json_with;
 use crate::format::Format;
 use annosat_core::curves::{CurveConfig, Reference};
 use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig, ReferenceVotes};
@@ -66,16 +67,6 @@ pub struct Args {
     /// prior's uncertainty too (JSON `saturation.<metric>.items`). 0 turns it off.
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
-}
-
-pub(crate) fn parse_reference(s: &str) -> Result<ReferenceVotes, String> {
-    match s {
-        "inf" => Ok(ReferenceVotes::Truth),
-        n => n
-            .parse()
-            .map(ReferenceVotes::Votes)
-            .map_err(|_| format!("{s:?}: expected a number of votes per item, or inf")),
-    }
 }
 
 fn parse_components(s: &str) -> Result<Components, String> {

@@ -23,7 +23,9 @@ mod agree_cmd;
 mod annotators_cmd;
 mod bundle_cmd;
 mod cli_words;
+mod curve_args;
 mod curves_cmd;
+mod curves_json;
 mod curves_multilabel;
 mod distance_cmd;
 #[cfg(feature = "models")]

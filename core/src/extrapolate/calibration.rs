@@ -1,7 +1,7 @@
 //! Written by `scripts/extrapolation-check.sh --calibrate` from its run; do not edit by hand.
 //! The identification margins ([`super::identification`]) per metric and vote count.
 
-use super::identification::Margin;
+use super::margin::Margin;
 use crate::curves::Metric;
 
 /// The most classes a calibration set had: data with more get no extrapolated number.

@@ -20,35 +20,14 @@
 
 use super::calibration::CALIBRATION;
 pub use super::calibration::MAX_CLASSES;
+pub use super::margin::Margin;
 use crate::curves::{ItemInterval, Metric};
-use serde::{Deserialize, Serialize};
 
 /// Fewer votes per item than this: no extrapolated number (nothing was calibrated below it).
 pub const MIN_VOTES: u32 = 3;
 /// Fewer items than this: no extrapolated number. The prior is fitted to the items; with a
 /// handful of them its fit (and every resample's refit) is not a description of a population.
 pub const MIN_ITEMS: usize = 30;
-
-/// One row of the calibration: the margin of `metric` for data with `votes` votes per item, and
-/// how often the product's interval held the real point on the calibration sets.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Margin {
-    pub metric: Metric,
-    pub votes: u32,
-    /// The real point over the extrapolated one: the prediction interval's ends (lo ≤ 1 ≤ hi).
-    pub lo: f64,
-    pub hi: f64,
-    /// Checks (sets × cuts) the margin was measured on, and the sets.
-    pub checks: u32,
-    pub sets: u32,
-    /// Checks with a number when their set is left out of the margin (a set with more classes
-    /// than every other gets none, as the product gives none past [`MAX_CLASSES`]), and of
-    /// those, the ones whose interval held the real point: the coverage on data the margin was
-    /// not tuned to.
-    #[serde(default)]
-    pub held_out_checks: u32,
-    pub held_out_covered: u32,
-}
 
 /// The margin for data with `votes` votes per item (the typical item's, for ragged data): the
 /// row of the largest calibrated vote count at or below it (the margin shrinks as M grows, so

@@ -22,6 +22,7 @@ pub mod bootstrap;
 mod calibration;
 pub mod check;
 pub mod identification;
+mod margin;
 pub mod prior;
 pub mod truth;
 
