@@ -126,7 +126,7 @@ pub async fn train(
     } else {
         vec![split_seed]
     };
-    let arms = crate::worker::arms_for(names)?;
+    let arms = crate::reply::arms_for(names)?;
     let heads = arms.iter().filter(|a| a.trained()).count() * ns.len();
     // Design datasets train on all votes, so the pool is the table itself.
     let bundle = bundle::encode(&Bundle {

@@ -12,6 +12,8 @@ mod own;
 pub mod pool;
 pub mod protocol;
 #[cfg(feature = "worker")]
+mod reply;
+#[cfg(feature = "worker")]
 mod synth;
 #[cfg(feature = "worker")]
 pub mod uploads;

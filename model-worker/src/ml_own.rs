@@ -6,8 +6,8 @@
 use crate::own::{self, eta_as, Bar, DOWNLOAD, EMBED, ENCODER, MIN_ITEMS};
 use crate::pool::Pool;
 use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
+use crate::reply::{now_ms, post_with_bytes};
 use crate::uploads;
-use crate::worker::{now_ms, post_with_bytes};
 use annosat_core::models::N_GRID;
 use annosat_core::multilabel::bundle::{self, MlBundle};
 use annosat_core::multilabel::MultilabelTable;

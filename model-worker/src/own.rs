@@ -4,8 +4,8 @@
 
 use crate::pool::Pool;
 use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
+use crate::reply::{now_ms, post, post_with_bytes};
 use crate::uploads;
-use crate::worker::{now_ms, post, post_with_bytes};
 use annosat_core::models::N_GRID;
 use annosat_encoder::{Bert, Embeddings};
 use annosat_heads::{Dataset, HeadFeatures};

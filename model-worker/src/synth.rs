@@ -3,7 +3,7 @@
 //! train every checked arm over the N grid its votes allow — the control with known truth, in the tab.
 
 use crate::protocol::{OwnSummary, SynthJob, TrainResponse};
-use crate::worker::{now_ms, post};
+use crate::reply::{now_ms, post};
 use annosat_core::models::N_GRID;
 use annosat_core::synth;
 use annosat_heads::{Dataset, HeadFeatures};

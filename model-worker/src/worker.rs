@@ -2,85 +2,14 @@
 //! annosat-heads (the native sweep's code, serial AdamW in wasm32) and reports every epoch. One job
 //! at a time; the page cancels by terminating the worker (a wasm call cannot be interrupted).
 
-use crate::protocol::{BudgetJob, TrainJob, TrainRequest, TrainResponse, TrainedRun};
+use crate::protocol::{BudgetJob, TrainJob, TrainRequest, TrainResponse};
+use crate::reply::{arms_for, bytes, now_ms, post, requested, scope};
 use annosat_core::bundle;
-use annosat_heads::arms::Arm;
 use annosat_heads::{train_group, Dataset, HeadFeatures};
 use anyhow::{anyhow, bail, Context, Result};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
-
-fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
-
-pub(crate) fn post(r: &TrainResponse) {
-    let json = serde_json::to_string(r).unwrap_or_else(|e| {
-        format!("{{\"Error\":{{\"id\":0,\"message\":\"cannot encode a reply: {e}\"}}}}")
-    });
-    let _ = scope().post_message(&JsValue::from_str(&json));
-}
-
-pub(crate) fn now_ms() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
-}
-
-/// A response with bytes beside it: `[json, Uint8Array]`.
-pub(crate) fn post_with_bytes(r: &TrainResponse, bytes: &[u8]) {
-    let json = serde_json::to_string(r).unwrap_or_default();
-    let msg = js_sys::Array::of2(&JsValue::from_str(&json), &js_sys::Uint8Array::from(bytes));
-    let _ = scope().post_message(&msg);
-}
-
-/// The bytes a request carries: a `Uint8Array`, or a `File` (an upload crosses to the worker
-/// without a copy and is read here with the synchronous reader workers have).
-fn bytes(v: JsValue, what: &str) -> Result<Vec<u8>> {
-    if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
-        return Ok(a.to_vec());
-    }
-    let blob: web_sys::Blob = v
-        .dyn_into()
-        .map_err(|_| anyhow!("the request carries no {what}"))?;
-    let reader =
-        web_sys::FileReaderSync::new().map_err(|e| anyhow!("cannot read {what}: {e:?}"))?;
-    let buf = reader
-        .read_as_array_buffer(&blob)
-        .map_err(|e| anyhow!("cannot read {what}: {e:?}"))?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
-}
-
-/// The arms to train for `names`: temp_hard needs the hard head (it is hard with a temperature).
-pub(crate) fn arms_for(names: &[String]) -> Result<Vec<Arm>> {
-    let mut arms = names
-        .iter()
-        .map(|s| Arm::parse(s).ok_or_else(|| anyhow!("unknown arm {s:?}")))
-        .collect::<Result<Vec<_>>>()?;
-    if arms.contains(&Arm::TempHard) && !arms.contains(&Arm::Hard) {
-        arms.insert(0, Arm::Hard);
-    }
-    Ok(arms)
-}
-
-/// The runs the user asked for (not the hard head trained only for temp_hard), as the page sees them.
-pub(crate) fn requested(runs: Vec<annosat_heads::RunResult>, names: &[String]) -> Vec<TrainedRun> {
-    runs.into_iter()
-        .filter(|r| names.contains(&r.arm))
-        .map(|r| TrainedRun {
-            arm: r.arm,
-            n: r.n,
-            best_epoch: r.best_epoch,
-            votes_used: r.votes_used,
-            temperature: r.temperature,
-            neighbours: r.neighbours,
-            metrics: r.metrics,
-        })
-        .collect()
-}
+use web_sys::MessageEvent;
 
 fn train(id: u64, job: TrainJob, bundle_bytes: &[u8], features: &[u8]) -> Result<TrainResponse> {
     let t0 = now_ms();

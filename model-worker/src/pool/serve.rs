@@ -3,7 +3,7 @@
 
 use super::messages::{encode, Part, Reply};
 use super::TAG;
-use crate::worker::now_ms;
+use crate::reply::now_ms;
 use annosat_core::models::HeadConfig;
 use annosat_heads::multilabel::MlArm;
 use anyhow::{anyhow, Result};
@@ -132,7 +132,7 @@ fn train_group(
     let features = annosat_heads::HeadFeatures::from_bytes(features)?;
     let mut data = annosat_heads::Dataset::new(name, &table, features, false)?;
     data.folds = folds;
-    let arms = crate::worker::arms_for(names)?;
+    let arms = crate::reply::arms_for(names)?;
     let mut epochs = 0;
     let mut group = annosat_heads::train_group(
         &data,
