@@ -52,6 +52,11 @@ pub struct Args {
     /// (JSON). 0 turns it off.
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
+    /// What the 90% points' intervals cover: `items` (the item bootstrap), or `crossed` — items and
+    /// annotators, for a file that says who voted: the item interval widened by the annotators'
+    /// share of the variance (docs/intervals.md, "Over items and annotators").
+    #[arg(long, value_enum, default_value = "items")]
+    resample: Resample,
     /// Absolute tolerances: the smallest N whose mean curve is within ε, per metric, e.g.
     /// `kl=0.05,jsd=0.1` (distances: at most ε; entropy_corr and majority_agreement: at least ε
     /// as a level). Defaults: kl 0.05, jsd 0.1, entropy_corr 0.9, majority_agreement 0.95.
@@ -147,6 +152,13 @@ fn compute_parallel(table: &annosat_core::VoteTable, cfg: &CurveConfig) -> Resul
     Curves::merge(parts).map_err(|e| anyhow::anyhow!(e))
 }
 
+/// What the intervals cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Resample {
+    Items,
+    Crossed,
+}
+
 pub fn run(a: Args) -> Result<()> {
     let single = if a.multilabel {
         None
@@ -233,10 +245,24 @@ pub fn run(a: Args) -> Result<()> {
     }
     // With --n ending below the votes, the curves end where the grid does: nothing to extrapolate.
     let partial = curves.grid.last().copied().unwrap_or(0) < table.max_total() && !a.n.is_empty();
+    let crossed = crossed_variance(&a, &file, &cfg)?;
     let answers: Vec<MetricAnswer> = Metric::ALL
         .iter()
         .map(|&m| {
             let mut ans = MetricAnswer::of(&curves, bands.as_ref(), m, a.target, eps[m as usize]);
+            if let (Some(var), Some(iv)) = (&crossed, ans.point.items) {
+                let fr = curves.improvement_fraction(m);
+                if let Some(p) =
+                    annosat_core::curves::saturation::crossing(&curves.grid, &fr, a.target, true)
+                {
+                    ans.point.items = Some(annosat_core::curves::crossed::widen(
+                        iv,
+                        p,
+                        var[m as usize],
+                        &curves.grid,
+                    ));
+                }
+            }
             if a.heldout.is_some() {
                 ans = ans.against_heldout();
             }
@@ -272,12 +298,47 @@ pub fn run(a: Args) -> Result<()> {
         Format::Csv => curves.to_csv(),
         Format::Json => {
             let mut v = to_json(&curves, &cfg, a.target, &eps);
+            // The points' intervals as shown: over items and annotators with --resample crossed.
+            for ans in &answers {
+                v["saturation"][ans.metric.name()]["items"] = json!(ans.point.items);
+            }
+            if !v["bootstrap"].is_null() {
+                v["bootstrap"]["over"] = json!(if crossed.is_some() {
+                    "items and annotators"
+                } else {
+                    "items"
+                });
+            }
             v["headline"] = headline_json(&answers, extrapolated.as_deref(), beyond.as_ref());
             serde_json::to_string_pretty(&v)? + "\n"
         }
     };
     print!("{out}");
     Ok(())
+}
+
+/// With `--resample crossed`: the annotators' share of each metric's x-point variance
+/// (`curves::crossed`), from `file` as read (with who voted); refused where it cannot apply.
+fn crossed_variance(
+    a: &Args,
+    file: &annosat_core::VoteTable,
+    cfg: &CurveConfig,
+) -> Result<Option<[f64; 4]>> {
+    if a.resample == Resample::Items {
+        return Ok(None);
+    }
+    if a.heldout.is_some() || a.bootstrap == 0 {
+        bail!("--resample crossed widens the item intervals of curves against all votes: it needs --bootstrap above 0 and no --heldout");
+    }
+    let v = annosat_core::curves::crossed::annotator_variance(file, cfg, a.target)?;
+    if v.is_none() {
+        bail!("--resample crossed needs to know who gave each vote: a long file (item_id,annotator_id,label) or --annotations");
+    }
+    eprintln!(
+        "note: the 90% points' intervals cover items and annotators ({} annotators; docs/intervals.md); the curves' bands cover items",
+        file.annotator_ids().len()
+    );
+    Ok(v)
 }
 
 /// The extrapolated answers for every metric (where some within-data point is bounded), with the

@@ -269,3 +269,50 @@ fn two_items_get_no_number_past_their_votes() {
     }
     std::fs::remove_file(path).ok();
 }
+
+#[test]
+fn crossed_intervals_hold_the_item_intervals_and_need_annotator_ids() {
+    let dir = data_dir().join("snow2008_rte");
+    let long = dir.join("annotations.csv");
+    let run = |how: &str| {
+        json(&[
+            "curves",
+            "--votes",
+            long.to_str().unwrap(),
+            "--resample",
+            how,
+            "--no-extrapolate",
+            "--format",
+            "json",
+        ])
+    };
+    let (items, crossed) = (run("items"), run("crossed"));
+    assert_eq!(crossed["bootstrap"]["over"], "items and annotators");
+    assert_eq!(items["bootstrap"]["over"], "items");
+    for m in METRICS {
+        let (a, b) = (
+            &items["saturation"][m]["items"],
+            &crossed["saturation"][m]["items"],
+        );
+        assert_eq!(
+            items["saturation"][m]["n"], crossed["saturation"][m]["n"],
+            "{m}"
+        );
+        assert!(
+            b["lo_n"].as_f64() <= a["lo_n"].as_f64(),
+            "{m}: {b} inside {a}?"
+        );
+        assert!(
+            b["hi_n"].as_f64() >= a["hi_n"].as_f64(),
+            "{m}: {b} inside {a}?"
+        );
+    }
+    // Counts say nothing of who voted.
+    let out = Command::new(env!("CARGO_BIN_EXE_annosat"))
+        .args(["curves", "--votes", dir.join("votes.csv").to_str().unwrap()])
+        .args(["--resample", "crossed"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs to know who gave each vote"));
+}

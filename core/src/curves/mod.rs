@@ -20,6 +20,7 @@
 
 pub mod bootstrap;
 pub mod cap;
+pub mod crossed;
 mod engine;
 mod export;
 mod items;
