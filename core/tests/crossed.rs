@@ -7,7 +7,7 @@
 
 use annosat_core::curves::{self, crossed, saturation::crossing, CurveConfig, Metric};
 use annosat_core::synth::{generate, SynthConfig};
-use annosat_core::VoteTable;
+mod common;
 
 const DATASETS: u32 = 200;
 
@@ -29,22 +29,7 @@ fn the_crossed_interval_covers_the_population_point_where_the_item_interval_does
         bootstrap: 100,
         ..Default::default()
     };
-    let (mut counts, mut ids) = (Vec::new(), Vec::new());
-    for s in 0..5u64 {
-        let syn = generate(&SynthConfig {
-            items: 20_000,
-            annotators: 2_000,
-            seed: 1_000 + s,
-            ..base.clone()
-        })
-        .unwrap();
-        for i in 0..syn.table.num_items() {
-            counts.extend_from_slice(syn.table.counts(i));
-            ids.push(format!("{s}-{i}"));
-        }
-    }
-    let classes = (0..3).map(|c| format!("c{c}")).collect();
-    let population = VoteTable::new(classes, ids, counts);
+    let population = common::population(&base, Some(2_000));
     let pop = curves::compute(
         &population,
         &CurveConfig {

@@ -217,22 +217,7 @@ fn item_interval_of_the_90_point_covers_the_population_value() {
         ..Default::default()
     };
     // The population: five 20,000-item draws of the same prior, as one table.
-    let mut counts = Vec::new();
-    let mut ids = Vec::new();
-    for s in 0..5u64 {
-        let syn = generate(&SynthConfig {
-            items: 20_000,
-            seed: 1_000 + s,
-            ..base.clone()
-        })
-        .unwrap();
-        for i in 0..syn.table.num_items() {
-            counts.extend_from_slice(syn.table.counts(i));
-            ids.push(format!("{s}-{i}"));
-        }
-    }
-    let classes = (0..3).map(|c| format!("c{c}")).collect();
-    let population = VoteTable::new(classes, ids, counts);
+    let population = common::population(&base, None);
     let pop = curves::compute(
         &population,
         &CurveConfig {
