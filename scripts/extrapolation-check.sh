@@ -14,12 +14,7 @@
 #                                                intervals the new margins give)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/env.sh
-command -v cargo >/dev/null || bash scripts/setup.sh
-ANNOSAT_DATA=$(bash scripts/fetch-data.sh)
-start=$(date +%s)
-cargo build -q --locked --profile native -p annosat-trainer --no-default-features
-bin="$CARGO_TARGET_DIR/native/annosat"
+. scripts/check-cli.sh
 case "${1:-} ${2:-}" in
   "--calibrate --docs") python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" --calibrate core/src/extrapolate/calibration.rs --docs docs/intervals.md ;;
   "--calibrate "*) python3 scripts/extrapolation_check.py "$bin" "$ANNOSAT_DATA" --calibrate core/src/extrapolate/calibration.rs ;;

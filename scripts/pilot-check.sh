@@ -6,12 +6,7 @@
 #   scripts/pilot-check.sh --docs   also write it into docs/intervals.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/env.sh
-command -v cargo >/dev/null || bash scripts/setup.sh
-ANNOSAT_DATA=$(bash scripts/fetch-data.sh)
-start=$(date +%s)
-cargo build -q --locked --profile native -p annosat-trainer --no-default-features
-bin="$CARGO_TARGET_DIR/native/annosat"
+. scripts/check-cli.sh
 if [ "${1:-}" = --docs ]; then
   python3 scripts/pilot_check.py "$bin" "$ANNOSAT_DATA" --docs docs/intervals.md
 else
