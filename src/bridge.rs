@@ -11,7 +11,7 @@
 
 use crate::worker_slot::WorkerSlot;
 use annosat_app::protocol::{Format, Request, Response};
-use annosat_app::requests::{Action, Answer, Load, Requests};
+use annosat_app::requests::{Action, Answer, JobEvent, Load, Requests};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -112,19 +112,17 @@ fn post_load(p: &mut Pool, l: &Load<JsValue>) {
     }
 }
 
-/// Tells the Plan room when a restart of the workers took its job with it (after the
-/// current borrow of the pool ends).
-fn tell_plan_if_lost(p: &mut Pool) {
-    for (lost, answer) in [
-        (p.reqs.take_plan_lost(), Answer::PlanStopped),
-        (p.reqs.take_worth_lost(), Answer::WorthStopped),
-    ] {
-        if lost {
-            let handler = p.handler.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                handler(answer);
+/// Tells each room whose job a restart of the workers took with it (after the current borrow
+/// of the pool ends).
+fn tell_lost(p: &mut Pool) {
+    for kind in p.reqs.take_lost() {
+        let handler = p.handler.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            handler(Answer::Job {
+                kind,
+                event: JobEvent::Stopped,
             });
-        }
+        });
     }
 }
 
@@ -151,7 +149,7 @@ fn act(p: &mut Pool, action: Action<JsValue>) {
                 p.reqs.reload(&l);
                 post_load(p, &l);
             }
-            tell_plan_if_lost(p);
+            tell_lost(p);
         }
     }
 }
@@ -215,7 +213,7 @@ pub fn load(format: Format, payload: JsValue, upload: bool) {
                 return;
             }
             p.reqs.restarted();
-            tell_plan_if_lost(p);
+            tell_lost(p);
         }
         let l = p.reqs.load(format, payload, upload);
         post_load(p, &l);
@@ -231,7 +229,7 @@ pub fn compute(config: annosat_core::curves::CurveConfig) {
                 p.reqs.reload(&l);
                 post_load(p, &l);
             }
-            tell_plan_if_lost(p);
+            tell_lost(p);
         }
         let (id, parts) = p.reqs.compute(config.repeats);
         for (i, part) in parts.into_iter().enumerate() {
@@ -254,7 +252,7 @@ pub fn multilabel(config: annosat_core::multilabel::MlConfig, target: f64) {
                 p.reqs.reload(&l);
                 post_load(p, &l);
             }
-            tell_plan_if_lost(p);
+            tell_lost(p);
         }
         let id = p.reqs.multilabel();
         post_to(
@@ -273,21 +271,12 @@ pub fn items(config: annosat_core::curves::CurveConfig, n: u32) {
     });
 }
 
-/// Asks the first worker for a Plan room job on the current dataset, without cancelling
-/// anything; a newer request makes an older one's answer stale.
-pub fn plan(job: annosat_app::protocol::PlanJob) {
+/// Asks the first worker for a job on the current dataset (`protocol::Job`), without cancelling
+/// anything; a newer job of the same kind makes an older one's answer stale.
+pub fn job(job: annosat_app::protocol::Job) {
     with_pool(|p| {
-        let id = p.reqs.plan();
-        post_to(p, 0, message(&Request::Plan { id, job }, None));
-    });
-}
-
-/// Asks the first worker to measure another vote source against the current dataset (the
-/// Sources room), without cancelling anything.
-pub fn worth(job: annosat_app::protocol::WorthJob) {
-    with_pool(|p| {
-        let id = p.reqs.worth();
-        post_to(p, 0, message(&Request::Worth { id, job }, None));
+        let id = p.reqs.job(job.kind());
+        post_to(p, 0, message(&Request::Job { id, job }, None));
     });
 }
 

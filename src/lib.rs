@@ -5,3 +5,4 @@ pub mod limits;
 pub mod protocol;
 pub mod requests;
 pub mod worker;
+mod worker_jobs;

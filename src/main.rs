@@ -13,6 +13,7 @@ mod ml_chart;
 mod model_jobs;
 mod plan_jobs;
 mod plot;
+mod room_jobs;
 mod rooms;
 mod side;
 mod state;

@@ -2,7 +2,8 @@
 //! `St` so worker answers reach them: the Plan room runs them, and the Target room's headline reads
 //! the extrapolation (a shell module, so neither room reaches into the other).
 
-use annosat_app::protocol::{PlanJob, PlanOutcome};
+use crate::room_jobs::{JobSt, JobStatus};
+use annosat_app::protocol::{Job, PlanJob, PlanOutcome};
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, Reference};
@@ -66,14 +67,6 @@ pub fn agree_grid(max_votes: u32) -> Vec<u32> {
     g
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum PlanStatus {
-    Idle,
-    Busy { done: f64, since: f64 },
-    Stopped,
-    Failed(String),
-}
-
 /// The room's signals; `Copy`, part of the page's `St`.
 #[derive(Clone, Copy)]
 pub struct PlanSt {
@@ -81,7 +74,8 @@ pub struct PlanSt {
     pub votes: RwSignal<u32>,
     /// Dirichlets in the prior; 0 lets BIC choose.
     pub components: RwSignal<u32>,
-    pub status: RwSignal<PlanStatus>,
+    /// The room's one job channel (one tool runs at a time).
+    pub job: JobSt,
     /// The tool the status is about (the one running, or the last one run).
     pub tool: RwSignal<Tool>,
     pub result: RwSignal<Option<Arc<PlanResult>>>,
@@ -104,7 +98,7 @@ impl PlanSt {
         PlanSt {
             votes: RwSignal::new(DEFAULT_VOTES),
             components: RwSignal::new(0),
-            status: RwSignal::new(PlanStatus::Idle),
+            job: JobSt::new(),
             tool: RwSignal::new(Tool::Extrapolate),
             result: RwSignal::new(None),
             headline: RwSignal::new(None),
@@ -187,15 +181,14 @@ impl PlanSt {
 
     /// A headline extrapolation is in flight (for whatever reference and seed).
     pub fn headline_running(&self) -> bool {
-        self.by_headline.get_untracked()
-            && matches!(self.status.get_untracked(), PlanStatus::Busy { .. })
+        self.by_headline.get_untracked() && self.job.busy()
     }
 
     /// The extrapolation in flight is for M' = `votes` and `seed`.
     pub fn asked_for(&self, votes: u32, seed: u64) -> bool {
         self.tool.get_untracked() == Tool::Extrapolate
             && self.asked.get_untracked() == Some((votes, seed))
-            && matches!(self.status.get_untracked(), PlanStatus::Busy { .. })
+            && self.job.busy()
     }
 
     /// Agreement vs N on a table whose most votes per item is `max_votes`, at the level chosen
@@ -220,19 +213,7 @@ impl PlanSt {
         self.by_headline.set(false);
         self.asked_components.set(0);
         self.tool.set(tool);
-        self.status.set(PlanStatus::Busy {
-            done: 0.0,
-            since: crate::clock::now_ms(),
-        });
-        crate::bridge::plan(job);
-    }
-
-    pub fn progress(&self, done: f64) {
-        let since = match self.status.get_untracked() {
-            PlanStatus::Busy { since, .. } => since,
-            _ => crate::clock::now_ms(),
-        };
-        self.status.set(PlanStatus::Busy { done, since });
+        self.job.send(Job::Plan(job));
     }
 
     pub fn finished(&self, outcome: PlanOutcome, ms: f64) {
@@ -270,16 +251,7 @@ impl PlanSt {
                 self.adaptive.set(Some(Arc::new(Done { value, ms, seed })))
             }
         }
-        self.status.set(PlanStatus::Idle);
-    }
-
-    /// The workers were replaced while this room's work ran (its own Stop sets Stopped first).
-    pub fn interrupted(&self) {
-        if matches!(self.status.get_untracked(), PlanStatus::Busy { .. }) {
-            self.status.set(PlanStatus::Failed(
-                "Stopped: the workers were restarted for other work (a Stop, new data, or a worker that failed). Press the button again.".into(),
-            ));
-        }
+        self.job.set(JobStatus::Idle);
     }
 
     /// New data: what was extrapolated belonged to the old.
@@ -289,7 +261,7 @@ impl PlanSt {
         self.agreement.set(None);
         self.adaptive.set(None);
         // A message about the old data (failed, stopped, busy) does not belong to the new.
-        self.status.set(PlanStatus::Idle);
+        self.job.set(JobStatus::Idle);
     }
 }
 

@@ -5,10 +5,12 @@
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
 use annosat_core::answer::MetricAnswer;
+use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::pilot::Beyond;
 use annosat_core::summary::Summary;
+use annosat_core::worth::rank::Ranking;
 use annosat_core::worth::{Report, WorthConfig};
 use serde::{Deserialize, Serialize};
 
@@ -38,16 +40,73 @@ pub enum Request {
         config: CurveConfig,
         n: u32,
     },
-    /// The Plan room's work on the current table (one tool at a time).
-    Plan { id: u64, job: PlanJob },
-    /// The Sources room's measurement of another vote source against the current table.
-    Worth { id: u64, job: WorthJob },
+    /// A job on the current table, run by the first worker ([`Job`]).
+    Job { id: u64, job: Job },
     /// The multilabel curves of the current (multilabel) table, reported for the share `target`.
     Multilabel {
         id: u64,
         config: annosat_core::multilabel::MlConfig,
         target: f64,
     },
+}
+
+/// Every job a room (or the Target room's intervals) runs on the current table, one at a time in
+/// the first worker: one request family, one answer family ([`JobOutcome`]), tracked by
+/// [`JobKind`] (the latest of each kind is answered). A new tool is one variant here and one in
+/// [`JobOutcome`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Job {
+    /// The Plan room's tools and the Target room's headline extrapolation.
+    Plan(PlanJob),
+    /// The Sources room's measurement of another vote source.
+    Worth(WorthJob),
+    /// The annotators' share of the curves' points (`curves::crossed`), for a table that says who
+    /// voted: what widens the Target room's intervals to items and annotators.
+    Spread(CurveConfig),
+    /// The Sources room's ranking of the file's own annotators (`annosat annotators`).
+    Rank(WorthConfig),
+}
+
+/// Which channel a job answers on: the latest request of each kind is the one answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum JobKind {
+    Plan,
+    Worth,
+    Spread,
+    Rank,
+}
+
+impl Job {
+    pub fn kind(&self) -> JobKind {
+        match self {
+            Job::Plan(_) => JobKind::Plan,
+            Job::Worth(_) => JobKind::Worth,
+            Job::Spread(_) => JobKind::Spread,
+            Job::Rank(_) => JobKind::Rank,
+        }
+    }
+}
+
+impl JobKind {
+    /// Whether the job is part of the Target room's own work, replaced (with the workers) by new
+    /// curves or data; the rooms' jobs are not: the target side's work queues behind them.
+    pub fn target_side(self) -> bool {
+        self == JobKind::Spread
+    }
+}
+
+/// What a [`Job`] gives back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum JobOutcome {
+    Planned(Box<PlanOutcome>),
+    /// The measurement and what reading the source found.
+    Worthed {
+        report: Box<Report>,
+        notes: Vec<String>,
+    },
+    /// `None`: the table does not say who voted.
+    Spread(Option<Box<AnnotatorSpread>>),
+    Ranked(Box<Ranking>),
 }
 
 /// What the Sources room asks: `annosat worth` with these settings on the source's files (name,
@@ -111,7 +170,7 @@ pub enum Response {
     /// The worker's wasm is up; messages sent before this would be lost.
     Ready,
     /// `stage` is "parse", "compute" or "intervals" (the item bootstrap's resamples, after the
-    /// mean curves); `done` in 0..=1.
+    /// mean curves), or "job" for a [`Job`]; `done` in 0..=1.
     Progress {
         id: u64,
         stage: String,
@@ -143,17 +202,10 @@ pub enum Response {
         points: Vec<(f64, f64)>,
         total: usize,
     },
-    /// A Plan room job's result.
-    Planned {
+    /// A [`Job`]'s result (its progress comes as `Progress`).
+    Done {
         id: u64,
-        outcome: PlanOutcome,
-        ms: f64,
-    },
-    /// The Sources room's measurement and what reading the source found.
-    Worthed {
-        id: u64,
-        report: Box<Report>,
-        notes: Vec<String>,
+        outcome: JobOutcome,
         ms: f64,
     },
     /// The multilabel curves as the Target room shows them (the CLI's JSON is the same report).
@@ -174,8 +226,7 @@ impl Request {
             Request::Load { id, .. }
             | Request::Compute { id, .. }
             | Request::Items { id, .. }
-            | Request::Plan { id, .. }
-            | Request::Worth { id, .. }
+            | Request::Job { id, .. }
             | Request::Multilabel { id, .. } => *id,
         }
     }

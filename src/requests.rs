@@ -4,10 +4,9 @@
 //! load fails or a worker dies. `bridge.rs` moves messages; the page (`state.rs`) only applies the
 //! [`Answer`]s this hands out, which are always fresh.
 
-use crate::protocol::{Format, PlanOutcome, Response};
+use crate::protocol::{Format, JobKind, JobOutcome, Response};
 use annosat_core::curves::{Curves, ItemDraw};
 use annosat_core::summary::Summary;
-use annosat_core::worth::Report;
 use std::collections::HashMap;
 
 /// A dataset sent to the workers: its request id, format, payload (bundle bytes or the user's
@@ -25,10 +24,7 @@ pub struct Load<P> {
 pub enum Answer {
     /// Progress of the latest load ("parse") or computation ("compute"), 0..=1 (split parts
     /// averaged).
-    Progress {
-        stage: String,
-        done: f64,
-    },
+    Progress { stage: String, done: f64 },
     Loaded {
         summary: Summary,
         notes: Vec<String>,
@@ -39,15 +35,9 @@ pub enum Answer {
     },
     /// The latest computation's mean curves, before the item bootstrap's intervals (`ms`: the
     /// time to them); its `Curves` follow.
-    MeanCurves {
-        curves: Curves,
-        ms: f64,
-    },
+    MeanCurves { curves: Curves, ms: f64 },
     /// The latest computation, item bootstrap included (`ms`: the time to all of it).
-    Curves {
-        curves: Curves,
-        ms: f64,
-    },
+    Curves { curves: Curves, ms: f64 },
     Items {
         n: u32,
         movers: Vec<ItemDraw>,
@@ -59,38 +49,24 @@ pub enum Answer {
         report: Box<annosat_core::multilabel::MlReport>,
         ms: f64,
     },
-    /// A Plan room job's result (its progress comes as `Progress` with stage "plan").
-    Planned {
-        outcome: PlanOutcome,
-        ms: f64,
-    },
-    /// The Plan room's job failed: said in the room, the rest of the page is unaffected.
-    PlanFailed {
-        message: String,
-    },
-    /// The workers were replaced (a Stop, new data, a worker that died) while a Plan room job
-    /// ran: it will never be answered.
-    PlanStopped,
-    /// The Sources room's measurement (progress as `Progress` with stage "worth"), its failure
-    /// (said in the room) and its loss to a restart — as a Plan room job's.
-    Worthed {
-        report: Box<Report>,
-        notes: Vec<String>,
-        ms: f64,
-    },
-    WorthFailed {
-        message: String,
-    },
-    WorthStopped,
+    /// What happened to the latest job of a kind (`protocol::Job`).
+    Job { kind: JobKind, event: JobEvent },
     /// A user's file was refused; the page keeps what it showed (the pool has put the last good
     /// dataset back).
-    UploadFailed {
-        message: String,
-    },
+    UploadFailed { message: String },
     /// Anything else failed: the message says what happened and what to do.
-    Failed {
-        message: String,
-    },
+    Failed { message: String },
+}
+
+/// A job's news: its progress, its result, its failure (said where the job was asked, the rest of
+/// the page unaffected), or its loss when the workers were replaced (a Stop, new data, a worker
+/// that died): it will never be answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEvent {
+    Progress(f64),
+    Done { outcome: JobOutcome, ms: f64 },
+    Failed(String),
+    Stopped,
 }
 
 /// What the bridge must do after an event, besides handing over the answer.
@@ -123,8 +99,7 @@ enum Kind {
     Load,
     Compute,
     Items,
-    Plan,
-    Worth,
+    Job(JobKind),
     Multilabel,
 }
 
@@ -137,15 +112,12 @@ pub struct Requests<P> {
     latest_compute: u64,
     latest_items: u64,
     latest_multilabel: u64,
-    latest_plan: u64,
-    latest_worth: u64,
-    /// Plan and Sources room jobs sent to worker 0 and not answered (not counted by
-    /// [`Requests::busy`]).
+    /// The latest job of each kind.
+    latest_jobs: HashMap<JobKind, u64>,
+    /// Rooms' jobs sent to worker 0 and not answered (not counted by [`Requests::busy`]).
     planning: Vec<u64>,
-    /// A Plan room job, a Sources room job, was lost when the workers were replaced (the room
-    /// must be told).
-    plan_lost: bool,
-    worth_lost: bool,
+    /// Rooms' jobs lost when the workers were replaced (the rooms must be told).
+    lost: Vec<JobKind>,
     /// Loads whose answer the page must not see (a restore after a failure).
     quiet: Vec<u64>,
     pending: Option<Load<P>>,
@@ -175,11 +147,9 @@ impl<P: Clone> Requests<P> {
             latest_compute: 0,
             latest_items: 0,
             latest_multilabel: 0,
-            latest_plan: 0,
-            latest_worth: 0,
+            latest_jobs: HashMap::new(),
             planning: Vec::new(),
-            plan_lost: false,
-            worth_lost: false,
+            lost: Vec::new(),
             quiet: Vec::new(),
             pending: None,
             good: None,
@@ -214,15 +184,10 @@ impl<P: Clone> Requests<P> {
             .any(|(i, &n)| n > if i == 0 { plan } else { 0 })
     }
 
-    /// Whether a Plan room job was lost to a restart since the last call (then the Plan room is
-    /// told; its request will never be answered).
-    pub fn take_plan_lost(&mut self) -> bool {
-        std::mem::take(&mut self.plan_lost)
-    }
-
-    /// The same for the Sources room's measurement.
-    pub fn take_worth_lost(&mut self) -> bool {
-        std::mem::take(&mut self.worth_lost)
+    /// The kinds of rooms' jobs lost to a restart since the last call (each room is told; their
+    /// requests will never be answered).
+    pub fn take_lost(&mut self) -> Vec<JobKind> {
+        std::mem::take(&mut self.lost)
     }
 
     /// The last dataset that loaded, if it was a user's upload (its payload, for the model worker).
@@ -234,16 +199,12 @@ impl<P: Clone> Requests<P> {
     /// into the new ones (the one loading, or else the last good one).
     pub fn restarted(&mut self) -> Option<Load<P>> {
         for id in std::mem::take(&mut self.planning) {
-            match self.kinds.get(&id) {
-                Some(Kind::Worth) => self.worth_lost = true,
-                _ => self.plan_lost = true,
+            if let Some(&Kind::Job(kind)) = self.kinds.get(&id) {
+                if !self.lost.contains(&kind) {
+                    self.lost.push(kind);
+                }
+                self.latest_jobs.insert(kind, self.next_id);
             }
-        }
-        if self.plan_lost {
-            self.latest_plan = self.latest_plan.max(self.next_id);
-        }
-        if self.worth_lost {
-            self.latest_worth = self.latest_worth.max(self.next_id);
         }
         self.outstanding = vec![0; self.workers];
         self.loaded.clear();
@@ -327,22 +288,16 @@ impl<P: Clone> Requests<P> {
         id
     }
 
-    /// Registers a Plan room job for worker 0; it cancels nothing.
-    pub fn plan(&mut self) -> u64 {
+    /// Registers a job of `kind` for worker 0; it cancels nothing, and makes the earlier job of
+    /// its kind stale. A room's job does not make the pool busy (the target side's work queues
+    /// behind it); the target side's own (`JobKind::target_side`) does, as its curves do.
+    pub fn job(&mut self, kind: JobKind) -> u64 {
         let id = self.next_id();
-        self.latest_plan = id;
-        self.planning.push(id);
-        self.kinds.insert(id, Kind::Plan);
-        self.outstanding[0] += 1;
-        id
-    }
-
-    /// Registers a Sources room measurement for worker 0; like a Plan room job, it cancels nothing.
-    pub fn worth(&mut self) -> u64 {
-        let id = self.next_id();
-        self.latest_worth = id;
-        self.planning.push(id);
-        self.kinds.insert(id, Kind::Worth);
+        self.latest_jobs.insert(kind, id);
+        if !kind.target_side() {
+            self.planning.push(id);
+        }
+        self.kinds.insert(id, Kind::Job(kind));
         self.outstanding[0] += 1;
         id
     }
@@ -353,8 +308,7 @@ impl<P: Clone> Requests<P> {
             Some(Kind::Compute) => id == self.latest_compute,
             Some(Kind::Items) => id == self.latest_items,
             Some(Kind::Multilabel) => id == self.latest_multilabel,
-            Some(Kind::Plan) => id == self.latest_plan,
-            Some(Kind::Worth) => id == self.latest_worth,
+            Some(Kind::Job(kind)) => self.latest_jobs.get(kind) == Some(&id),
             None => false,
         }
     }
@@ -373,8 +327,7 @@ impl<P: Clone> Requests<P> {
             Response::Loaded { .. }
                 | Response::Curves { .. }
                 | Response::Items { .. }
-                | Response::Planned { .. }
-                | Response::Worthed { .. }
+                | Response::Done { .. }
                 | Response::MlReport { .. }
         ) {
             self.deaths = 0;
@@ -384,6 +337,10 @@ impl<P: Clone> Requests<P> {
             Response::Progress { id, stage, done } => {
                 if !self.is_latest(id) || self.quiet.contains(&id) || self.failed.contains(&id) {
                     return (None, Action::None);
+                }
+                if let Some(&Kind::Job(kind)) = self.kinds.get(&id) {
+                    let event = JobEvent::Progress(done);
+                    return (Some(Answer::Job { kind, event }), Action::None);
                 }
                 let done = match self.splits.get_mut(&id) {
                     Some(s) => {
@@ -490,26 +447,15 @@ impl<P: Clone> Requests<P> {
                 };
                 (Some(answer), Action::None)
             }
-            Response::Planned { id, outcome, ms } => {
+            Response::Done { id, outcome, ms } => {
                 self.answered(worker);
                 self.planning.retain(|&e| e != id);
-                if id != self.latest_plan {
+                let (Some(&Kind::Job(kind)), true) = (self.kinds.get(&id), self.is_latest(id))
+                else {
                     return (None, Action::None);
-                }
-                (Some(Answer::Planned { outcome, ms }), Action::None)
-            }
-            Response::Worthed {
-                id,
-                report,
-                notes,
-                ms,
-            } => {
-                self.answered(worker);
-                self.planning.retain(|&e| e != id);
-                if id != self.latest_worth {
-                    return (None, Action::None);
-                }
-                (Some(Answer::Worthed { report, notes, ms }), Action::None)
+                };
+                let event = JobEvent::Done { outcome, ms };
+                (Some(Answer::Job { kind, event }), Action::None)
             }
             Response::MlReport { id, report, ms } => {
                 self.answered(worker);
@@ -546,10 +492,9 @@ impl<P: Clone> Requests<P> {
         if !self.is_latest(id) || self.quiet.contains(&id) {
             return (None, Action::None);
         }
-        match self.kinds.get(&id) {
-            Some(Kind::Plan) => return (Some(Answer::PlanFailed { message }), Action::None),
-            Some(Kind::Worth) => return (Some(Answer::WorthFailed { message }), Action::None),
-            _ => {}
+        if let Some(&Kind::Job(kind)) = self.kinds.get(&id) {
+            let event = JobEvent::Failed(message);
+            return (Some(Answer::Job { kind, event }), Action::None);
         }
         match failed_load {
             // A bad upload: say why beside it; the workers get the last good dataset back (a
@@ -579,8 +524,9 @@ impl<P: Clone> Requests<P> {
         self.latest_load = self.latest_load.max(self.next_id);
         self.latest_compute = self.latest_compute.max(self.next_id);
         self.latest_multilabel = self.latest_multilabel.max(self.next_id);
-        self.latest_plan = self.latest_plan.max(self.next_id);
-        self.latest_worth = self.latest_worth.max(self.next_id);
+        for latest in self.latest_jobs.values_mut() {
+            *latest = (*latest).max(self.next_id);
+        }
         self.next_id += 1;
     }
 

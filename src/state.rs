@@ -2,10 +2,13 @@
 //! sent back, plus the functions that turn a choice into worker requests.
 
 use crate::bridge;
+use crate::room_jobs::JobStatus;
 use annosat_app::protocol::Format;
-use annosat_app::requests::Answer;
+use annosat_app::protocol::{Job, JobKind, JobOutcome};
+use annosat_app::requests::{Answer, JobEvent};
 use annosat_core::answer::{MetricAnswer, HEADLINE_REFERENCE_VOTES};
 use annosat_core::bundle::IndexEntry;
+use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{
     default_eps, CurveConfig, Curves, ItemBands, ItemDraw, Metric, Reference,
 };
@@ -85,6 +88,9 @@ pub struct St {
     pub ml: RwSignal<Option<Arc<annosat_core::multilabel::MlReport>>>,
     /// The curves' item bootstrap: every resample's mean curves (from `curves.boot`).
     pub bands: RwSignal<Option<Arc<ItemBands>>>,
+    /// The annotators' share of the points' variance, for data that say who voted
+    /// (`curves::crossed`): the answers' intervals then cover items and annotators, as the CLI's.
+    pub spread: RwSignal<Option<Arc<AnnotatorSpread>>>,
     /// Whether the panels' band is over items (else over repeats).
     pub item_band: RwSignal<bool>,
     /// The absolute tolerance per metric (in `Metric::ALL` order), as `--within`.
@@ -173,6 +179,7 @@ impl St {
             ml: RwSignal::new(None),
             curves: RwSignal::new(None),
             bands: RwSignal::new(None),
+            spread: RwSignal::new(None),
             item_band: RwSignal::new(true),
             eps: RwSignal::new(Metric::ALL.map(default_eps)),
             headline_to: RwSignal::new(HEADLINE_REFERENCE_VOTES),
@@ -206,6 +213,7 @@ impl St {
     pub fn answers(&self) -> Vec<MetricAnswer> {
         let x = self.x.get() as f64 / 100.0;
         let (eps, bands) = (self.eps.get(), self.bands.get());
+        self.spread.track();
         self.curves.track();
         self.heldout.track();
         self.answers_of(&Metric::ALL, x, eps, bands)
@@ -231,16 +239,17 @@ impl St {
     ) -> Vec<MetricAnswer> {
         // Against held-out annotators nothing is bounded by the votes (`MetricAnswer::against_heldout`).
         let heldout = self.heldout.get_untracked();
+        let spread = self.spread.get_untracked();
         self.curves.with_untracked(|c| {
             c.as_ref().map_or(Vec::new(), |c| {
                 metrics
                     .iter()
                     .map(|&m| {
                         let a = MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]);
-                        if heldout {
-                            a.against_heldout()
-                        } else {
-                            a
+                        match &spread {
+                            _ if heldout => a.against_heldout(),
+                            Some(s) if bands.is_some() => a.crossed(s, c),
+                            _ => a,
                         }
                     })
                     .collect()
@@ -319,8 +328,8 @@ impl St {
         // Idle, or busy with an earlier headline run for another reference or seed (replaced);
         // another tool of the Plan room, a Stop or a failure wait for the user's button.
         let quiet = matches!(
-            self.plan.status.get_untracked(),
-            crate::plan_jobs::PlanStatus::Idle
+            self.plan.job.status.get_untracked(),
+            crate::room_jobs::JobStatus::Idle
         ) || self.plan.headline_running();
         if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
             self.plan.start_headline(to, REPEATS, seed, answers);
@@ -411,11 +420,24 @@ impl St {
             "Stopped: the file was not loaded; the dataset before it is still shown.".into()
         } else if stage == "intervals" {
             "Stopped: the curves are shown without their item intervals.".into()
+        } else if stage == "annotators" {
+            "Stopped: the intervals shown cover items only, not which annotators.".into()
         } else if shown {
             "Stopped: the curves shown are from before the last change.".into()
         } else {
             "Stopped before the curves were computed.".into()
         }));
+    }
+
+    /// A room job's Stop: the workers are replaced; the target side's work in flight, if any,
+    /// goes with them and its status line says so.
+    pub fn stop_job(&self, job: crate::room_jobs::JobSt) {
+        if matches!(self.status.get_untracked(), Status::Busy { .. }) {
+            self.stop();
+        } else {
+            bridge::cancel();
+        }
+        job.set(JobStatus::Stopped);
     }
 
     /// Largest N the current data allows (the curves' last grid N, else the most votes an item
@@ -448,11 +470,71 @@ impl St {
         }
     }
 
+    /// For data that say who voted (and curves against all votes with their item intervals),
+    /// asks the first worker for the annotators' share of the points' variance; the status
+    /// stays busy ("annotators") until it is in, so the answers shown are the CLI's.
+    fn request_spread(&self) {
+        let ids = self
+            .summary
+            .with_untracked(|s| s.as_ref().is_some_and(|s| s.annotators.is_some()));
+        let config = self.config();
+        if !ids || config.reference != Reference::Full || config.bootstrap == 0 {
+            return;
+        }
+        self.busy("annotators", 0.0);
+        bridge::job(Job::Spread(config));
+    }
+
+    /// One job's news, routed to the channel that asked (`protocol::Job`).
+    fn on_job(&self, kind: JobKind, event: JobEvent) {
+        let job = match kind {
+            JobKind::Plan => self.plan.job,
+            JobKind::Worth => self.sources.job,
+            JobKind::Rank => self.sources.rank,
+            // The Target room's own work: its status line.
+            JobKind::Spread => {
+                match event {
+                    JobEvent::Progress(done) => self.busy("annotators", done),
+                    JobEvent::Done {
+                        outcome: JobOutcome::Spread(s),
+                        ..
+                    } => {
+                        self.spread.set(s.map(|s| Arc::new(*s)));
+                        self.status.set(Status::Idle);
+                    }
+                    JobEvent::Failed(message) => self.status.set(Status::Failed(format!(
+                        "The intervals over annotators were not computed: {message}"
+                    ))),
+                    JobEvent::Done { .. } | JobEvent::Stopped => {}
+                }
+                return;
+            }
+        };
+        match event {
+            JobEvent::Progress(done) => job.progress(done),
+            JobEvent::Failed(message) if kind == JobKind::Worth => self.sources.failed(message),
+            JobEvent::Failed(message) => job.set(JobStatus::Failed(message)),
+            JobEvent::Stopped => job.interrupted(match kind {
+                JobKind::Worth => "Press Measure again.",
+                _ => "Press the button again.",
+            }),
+            JobEvent::Done { outcome, ms } => match outcome {
+                JobOutcome::Planned(outcome) => {
+                    self.plan.finished(*outcome, ms);
+                    // A Plan room tool that held the worker is done: the headline's turn, if it
+                    // waits.
+                    self.extrapolate_headline(false);
+                }
+                JobOutcome::Worthed { report, notes } => self.sources.finished(*report, notes, ms),
+                JobOutcome::Ranked(r) => self.sources.ranked(*r, ms),
+                JobOutcome::Spread(_) => {}
+            },
+        }
+    }
+
     /// Applies one answer from the workers (always fresh: `Requests` dropped stale ones).
     pub fn on_answer(&self, a: Answer) {
         match a {
-            Answer::Progress { stage, done } if stage == "plan" => self.plan.progress(done),
-            Answer::Progress { stage, done } if stage == "worth" => self.sources.progress(done),
             // A part that finished its draws early starts resampling before the page has the
             // mean curves: its progress counts once the page shows them.
             Answer::Progress { stage, done } if stage == "intervals" => {
@@ -462,19 +544,7 @@ impl St {
                 }
             }
             Answer::Progress { stage, done } => self.busy(&stage, done),
-            Answer::Planned { outcome, ms } => {
-                self.plan.finished(outcome, ms);
-                // A Plan room tool that held the worker is done: the headline's turn, if it waits.
-                self.extrapolate_headline(false);
-            }
-            Answer::PlanFailed { message } => self
-                .plan
-                .status
-                .set(crate::plan_jobs::PlanStatus::Failed(message)),
-            Answer::PlanStopped => self.plan.interrupted(),
-            Answer::Worthed { report, notes, ms } => self.sources.finished(*report, notes, ms),
-            Answer::WorthFailed { message } => self.sources.failed(message),
-            Answer::WorthStopped => self.sources.interrupted(),
+            Answer::Job { kind, event } => self.on_job(kind, event),
             Answer::Loaded {
                 summary,
                 notes,
@@ -491,6 +561,7 @@ impl St {
                 self.curves.set(None);
                 self.ml.set(None);
                 self.bands.set(None);
+                self.spread.set(None);
                 self.plan.clear();
                 self.sources.clear();
                 self.items.set(None);
@@ -507,6 +578,7 @@ impl St {
             // so, with their progress, and the page is idle only when they are in).
             Answer::MeanCurves { curves, ms } => {
                 self.bands.set(None);
+                self.spread.set(None);
                 self.curves.set(Some(Arc::new(curves)));
                 self.set_n(self.n.get_untracked());
                 self.compute_ms.set(ms);
@@ -525,6 +597,7 @@ impl St {
                 self.bands_ms.set(ms);
                 self.status.set(Status::Idle);
                 self.extrapolate_headline(false);
+                self.request_spread();
             }
             Answer::MlReport { report, ms } => {
                 self.ml.set(Some(Arc::new(*report)));

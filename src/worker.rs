@@ -3,9 +3,8 @@
 //! stale computation by terminating the worker and starting a fresh one.
 
 use crate::limits;
-use crate::protocol::{Format, PlanJob, PlanOutcome, Request, Response, MOVERS, SCATTER_POINTS};
+use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{item_draws, Prepared};
-use annosat_core::extrapolate::extrapolate;
 use annosat_core::multilabel::MultilabelTable;
 use annosat_core::summary::Summary;
 use annosat_core::{
@@ -244,32 +243,18 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 }
             })
         }
-        Request::Plan { id, job } => {
-            // The extrapolation reads the curves' table; the other tools the whole file, as
-            // their CLI commands do.
-            let capped = matches!(&job, PlanJob::Extrapolate(_) | PlanJob::Headline(..));
-            with_curve_table(id, capped, |t| {
-                let t0 = now_ms();
-                let mut p = progress(id, "plan");
-                match plan(t, job, &mut |done| p(done)) {
-                    Ok(outcome) => Response::Planned {
-                        id,
-                        outcome,
-                        ms: now_ms() - t0,
-                    },
-                    Err(message) => Response::Error { id, message },
-                }
-            })
-        }
-        Request::Worth { id, job } => with_table(id, |t| {
-            let start = now_ms();
-            let mut p = progress(id, "worth");
-            match measure_source(t, job, &mut |d| p(d)) {
-                Ok((report, notes)) => Response::Worthed {
+        Request::Job { id, job } => with_table(id, |file| {
+            let t0 = now_ms();
+            let mut p = progress(id, "job");
+            let done = CAPPED.with(|c| {
+                let capped = c.borrow();
+                crate::worker_jobs::run(job, file, capped.as_ref().unwrap_or(file), &mut |d| p(d))
+            });
+            match done {
+                Ok(outcome) => Response::Done {
                     id,
-                    report: Box::new(report),
-                    notes,
-                    ms: now_ms() - start,
+                    outcome,
+                    ms: now_ms() - t0,
                 },
                 Err(message) => Response::Error { id, message },
             }
@@ -437,92 +422,4 @@ pub fn start() {
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
     post(&Response::Ready);
-}
-
-/// Runs one Plan room job on `t`.
-fn plan(
-    t: &annosat_core::VoteTable,
-    job: PlanJob,
-    progress: &mut dyn FnMut(f64),
-) -> Result<PlanOutcome, String> {
-    let mut counted = |d: u64, n: u64| progress(d as f64 / n.max(1) as f64);
-    match job {
-        PlanJob::Extrapolate(config) => {
-            let e = extrapolate(t, &config, &mut |d, n| counted(d as u64, n as u64))
-                .map_err(|e| e.to_string())?;
-            Ok(PlanOutcome::Extrapolated {
-                prior: Box::new(e.fit),
-                check: Box::new(e.check),
-                curves: e.curves,
-                bands: e.bands,
-                beyond: None,
-            })
-        }
-        PlanJob::Headline(config, answers) => {
-            // Nine tenths of the bar for the extrapolation, the rest for the pilots.
-            let e = extrapolate(t, &config, &mut |d, n| {
-                progress(0.9 * d as f64 / n.max(1) as f64)
-            })
-            .map_err(|e| e.to_string())?;
-            // The file as read: its pilot part keeps the votes the curves' cut table drops.
-            let beyond = TABLE.with(|f| {
-                let f = f.borrow();
-                annosat_core::pilot::beyond(
-                    f.as_ref().unwrap_or(t),
-                    t,
-                    &e,
-                    &answers,
-                    (config.reference_votes, &config.curves),
-                    &mut |d, n| progress(0.9 + 0.1 * d as f64 / n.max(1) as f64),
-                )
-            });
-            Ok(PlanOutcome::Extrapolated {
-                prior: Box::new(e.fit),
-                check: Box::new(e.check),
-                curves: e.curves,
-                bands: e.bands,
-                beyond: Some(Box::new(beyond)),
-            })
-        }
-        PlanJob::Agree {
-            level,
-            grid,
-            repeats,
-            seed,
-        } => {
-            use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
-            let config = AgreeConfig {
-                level: Level::from_choice(&level, t.classes(), &[])?,
-                grid,
-                repeats,
-                seed,
-                ds: DsConfig::default(),
-            };
-            Ok(PlanOutcome::Agreement(agreement(t, &config, &mut counted)))
-        }
-        PlanJob::Adaptive { n0, seed } => {
-            let config = annosat_core::adaptive::AdaptiveConfig::defaults(t, n0, seed);
-            annosat_core::adaptive::simulate(t, &config, &mut counted)
-                .map(PlanOutcome::Adaptive)
-                .map_err(|e| e.to_string())
-        }
-    }
-}
-
-/// The Sources room's job: the source's files read by the core's one reader, then measured
-/// against the current table as `annosat worth` does.
-fn measure_source(
-    t: &VoteTable,
-    job: crate::protocol::WorthJob,
-    progress: &mut dyn FnMut(f64),
-) -> Result<(annosat_core::worth::Report, Vec<String>), String> {
-    let files: Vec<(String, Vec<u8>)> = job
-        .files
-        .into_iter()
-        .map(|(n, text)| (n, text.into_bytes()))
-        .collect();
-    let read = annosat_core::import::source::read_source(&files)?;
-    let report = annosat_core::worth::report(t, &read.table, &job.config, job.subsets, progress)
-        .map_err(|e| e.to_string())?;
-    Ok((report, read.notes))
 }

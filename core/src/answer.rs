@@ -12,6 +12,8 @@
 //! down ([`crate::extrapolate::identification`]); below [`identification::MIN_ITEMS`] items or
 //! [`identification::MIN_VOTES`] votes, a sentence saying what is missing instead.
 
+use crate::curves::crossed::{self, AnnotatorSpread};
+use crate::curves::saturation::crossing;
 use crate::curves::{bounded_by_votes, first_within, Curves, ItemBands, ItemInterval, Metric};
 use crate::extrapolate::identification::{self, Margin};
 use crate::extrapolate::{check::FitCheck, Prior, ReferenceVotes};
@@ -56,6 +58,9 @@ pub struct MetricAnswer {
     /// Items with votes (at N = 1): below [`identification::MIN_ITEMS`] nothing is extrapolated.
     #[serde(default)]
     pub items: u32,
+    /// The intervals cover which annotators as well as which items ([`MetricAnswer::crossed`]).
+    #[serde(default)]
+    pub over_annotators: bool,
 }
 
 impl MetricAnswer {
@@ -96,7 +101,30 @@ impl MetricAnswer {
             partial_grid: false,
             typical_votes: typical,
             items: curves.items.first().copied().unwrap_or(0),
+            over_annotators: false,
         }
+    }
+
+    /// The point's and the within point's item intervals widened by the annotators' share of
+    /// their variance (`curves::crossed`): intervals over items and annotators. `curves` are the
+    /// ones this answer was read from.
+    pub fn crossed(mut self, spread: &AnnotatorSpread, curves: &Curves) -> Self {
+        let m = self.metric;
+        let means: Vec<Option<f64>> = curves.points(m).iter().map(|p| p.mean).collect();
+        let fr = curves.improvement_fraction(m);
+        if let (Some(iv), Some(p)) = (self.point.items, crossing(&curves.grid, &fr, self.x, true)) {
+            let var = spread.variance(m, self.x);
+            self.point.items = Some(crossed::widen(iv, p, var, &curves.grid));
+        }
+        if let (Some(iv), Some(p)) = (
+            self.within.items,
+            crossing(&curves.grid, &means, self.eps, !m.lower_is_better()),
+        ) {
+            let var = spread.within_variance(m, self.eps);
+            self.within.items = Some(crossed::widen(iv, p, var, &curves.grid));
+        }
+        self.over_annotators = true;
+        self
     }
 
     /// Why these data cannot be extrapolated, in words; `None` where they can: at least
@@ -244,14 +272,20 @@ fn range(iv: &ItemInterval, grid_end: u32) -> String {
 }
 
 /// The point's N ("12", or "more than 100" when not reached) and its interval in words
-/// ("95% interval over items 10–14"; empty without a bootstrap).
-fn point_text(p: &Point, grid_end: u32) -> (String, String) {
+/// ("95% interval over items 10–14", or "over items and annotators" for a crossed interval;
+/// empty without a bootstrap).
+fn point_text(p: &Point, grid_end: u32, annotators: bool) -> (String, String) {
+    let over = if annotators {
+        "items and annotators"
+    } else {
+        "items"
+    };
     let n =
         p.n.map_or(format!("more than {grid_end}"), |n| n.to_string());
     let iv = p
         .items
         .as_ref()
-        .map(|iv| format!("95% interval over items {}", range(iv, grid_end)))
+        .map(|iv| format!("95% interval over {over} {}", range(iv, grid_end)))
         .unwrap_or_default();
     (n, iv)
 }
@@ -299,7 +333,7 @@ pub fn headline(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
     let pct = (a.x * 100.0).round();
     let name = label(a.metric);
     if !a.bounded_by_votes {
-        let (n, iv) = point_text(&a.point, a.votes);
+        let (n, iv) = point_text(&a.point, a.votes, a.over_annotators);
         return format!(
             "{name}: {n} annotators per item capture {pct}% of the improvement{}.",
             paren(&[&iv])
@@ -466,20 +500,21 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
 /// The ε line for one metric: the smallest N within ε of the reference, from the same curves as
 /// the headline (the extrapolated ones where the within-data point is bounded).
 pub fn within_line(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
-    let (w, grid_end, how) = match ext.filter(|_| a.bounded_by_votes) {
+    let (w, grid_end, how, crossed) = match ext.filter(|_| a.bounded_by_votes) {
         Some(e) => (
             &e.answer.within,
             e.answer.votes,
             format!("{}, extrapolated", reference_words(e.reference)),
+            e.answer.over_annotators,
         ),
-        None => (&a.within, a.votes, String::new()),
+        None => (&a.within, a.votes, String::new(), a.over_annotators),
     };
     let goal = if a.metric.lower_is_better() {
         format!("within {} of the reference", a.eps)
     } else {
         format!("at least {}", a.eps)
     };
-    let (n, iv) = point_text(w, grid_end);
+    let (n, iv) = point_text(w, grid_end, crossed);
     match w.n {
         Some(_) => format!(
             "{} {goal} by N = {n}{}.",
@@ -518,6 +553,7 @@ mod tests {
             partial_grid: false,
             typical_votes: votes,
             items: 800,
+            over_annotators: false,
         }
     }
 

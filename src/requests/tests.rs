@@ -470,6 +470,22 @@ fn a_worker_that_keeps_dying_is_not_restarted_forever() {
     assert!(matches!(r.worker_died("trap").1, Action::Respawn(Some(_))));
 }
 
+/// A job's answer as the worker sends it.
+fn done(id: u64, outcome: JobOutcome) -> Response {
+    Response::Done {
+        id,
+        outcome,
+        ms: 1.0,
+    }
+}
+
+fn job_event(a: Option<Answer>) -> Option<(JobKind, JobEvent)> {
+    match a {
+        Some(Answer::Job { kind, event }) => Some((kind, event)),
+        _ => None,
+    }
+}
+
 /// The Plan room's jobs: only the latest is answered, a failure is said in the room (the page's
 /// status keeps its curves), and stopping the work makes it stale.
 #[test]
@@ -485,66 +501,71 @@ fn plan_jobs_answer_once_fail_in_their_room_and_go_stale_when_stopped() {
         components: Components::Fixed(1),
     };
     let e = extrapolate(&table(), &cfg, &mut |_, _| {}).unwrap();
-    let answer = |id| Response::Planned {
-        id,
-        outcome: crate::protocol::PlanOutcome::Extrapolated {
-            bands: None,
-            prior: Box::new(e.fit.clone()),
-            check: Box::new(e.check.clone()),
-            curves: e.curves.clone(),
-            beyond: None,
-        },
-        ms: 1.0,
+    let answer = |id| {
+        done(
+            id,
+            JobOutcome::Planned(Box::new(crate::protocol::PlanOutcome::Extrapolated {
+                bands: None,
+                prior: Box::new(e.fit.clone()),
+                check: Box::new(e.check.clone()),
+                curves: e.curves.clone(),
+                beyond: None,
+            })),
+        )
     };
     let mut r = Requests::new(2);
     load_ok(&mut r, "d");
-    let (old, new) = (r.plan(), r.plan());
+    let (old, new) = (r.job(JobKind::Plan), r.job(JobKind::Plan));
     // A Plan room job alone does not make the pool busy: target-side work queues behind it.
     assert!(!r.busy());
     assert_eq!(r.receive(0, answer(old)).0, None);
     let progress = Response::Progress {
         id: new,
-        stage: "plan".into(),
+        stage: "job".into(),
         done: 0.5,
     };
-    assert!(matches!(
-        r.receive(0, progress).0,
-        Some(Answer::Progress { ref stage, .. }) if stage == "plan"
-    ));
-    assert!(matches!(
-        r.receive(0, answer(new)).0,
-        Some(Answer::Planned { .. })
-    ));
-    let failing = r.plan();
     assert_eq!(
-        r.receive(0, error(failing, "no item has two or more votes"))
-            .0,
-        Some(Answer::PlanFailed {
-            message: "no item has two or more votes".into()
-        })
+        job_event(r.receive(0, progress).0),
+        Some((JobKind::Plan, JobEvent::Progress(0.5)))
     );
-    let stopped = r.plan();
-    assert!(!r.take_plan_lost());
+    assert!(matches!(
+        job_event(r.receive(0, answer(new)).0),
+        Some((JobKind::Plan, JobEvent::Done { .. }))
+    ));
+    let failing = r.job(JobKind::Plan);
+    assert_eq!(
+        job_event(
+            r.receive(0, error(failing, "no item has two or more votes"))
+                .0
+        ),
+        Some((
+            JobKind::Plan,
+            JobEvent::Failed("no item has two or more votes".into())
+        ))
+    );
+    let stopped = r.job(JobKind::Plan);
+    assert!(r.take_lost().is_empty());
     let _ = r.cancel();
-    assert!(
-        r.take_plan_lost(),
+    assert_eq!(
+        r.take_lost(),
+        vec![JobKind::Plan],
         "the Plan room is told its work was lost"
     );
-    assert!(!r.take_plan_lost(), "once");
+    assert!(r.take_lost().is_empty(), "once");
     assert_eq!(r.receive(0, answer(stopped)).0, None);
     // Target-side work replacing the pool (a load while a computation runs) loses it too.
-    let lost = r.plan();
+    let lost = r.job(JobKind::Plan);
     r.compute(2);
     assert!(r.busy());
     let _ = r.restarted();
-    assert!(r.take_plan_lost());
+    assert_eq!(r.take_lost(), vec![JobKind::Plan]);
     assert_eq!(r.receive(0, answer(lost)).0, None);
 }
 
-/// The Sources room's measurement runs beside a Plan room job on worker 0: each channel answers
+/// The Sources room's measurement runs beside a Plan room job on worker 0: each kind answers
 /// only its latest request, fails in its own room, and is told separately when a restart took it.
 #[test]
-fn worth_jobs_have_their_own_channel_beside_the_plan_rooms() {
+fn each_job_kind_has_its_own_channel() {
     use annosat_core::worth::{report, WorthConfig};
     let t = table();
     let cfg = WorthConfig {
@@ -554,49 +575,79 @@ fn worth_jobs_have_their_own_channel_beside_the_plan_rooms() {
         ..Default::default()
     };
     let rep = report(&t, &t, &cfg, 0, &mut |_| {}).unwrap();
-    let answer = |id| Response::Worthed {
-        id,
-        report: Box::new(rep.clone()),
-        notes: vec![],
-        ms: 1.0,
+    let answer = |id| {
+        done(
+            id,
+            JobOutcome::Worthed {
+                report: Box::new(rep.clone()),
+                notes: vec![],
+            },
+        )
     };
     let mut r = Requests::new(2);
     load_ok(&mut r, "d");
-    let plan = r.plan();
-    let (old, new) = (r.worth(), r.worth());
+    let plan = r.job(JobKind::Plan);
+    let (old, new) = (r.job(JobKind::Worth), r.job(JobKind::Worth));
     assert!(
         !r.busy(),
         "room jobs queue on worker 0 without making the pool busy"
     );
     assert_eq!(r.receive(0, answer(old)).0, None, "stale");
     assert!(matches!(
-        r.receive(0, answer(new)).0,
-        Some(Answer::Worthed { .. })
+        job_event(r.receive(0, answer(new)).0),
+        Some((JobKind::Worth, JobEvent::Done { .. }))
     ));
-    let failing = r.worth();
+    let failing = r.job(JobKind::Worth);
     assert_eq!(
-        r.receive(0, error(failing, "no item id is in both files"))
-            .0,
-        Some(Answer::WorthFailed {
-            message: "no item id is in both files".into()
-        })
+        job_event(
+            r.receive(0, error(failing, "no item id is in both files"))
+                .0
+        ),
+        Some((
+            JobKind::Worth,
+            JobEvent::Failed("no item id is in both files".into())
+        ))
     );
     // The plan job sent before is still the Plan room's latest.
     let progress = Response::Progress {
         id: plan,
-        stage: "plan".into(),
+        stage: "job".into(),
         done: 0.5,
     };
     assert!(r.receive(0, progress).0.is_some());
-    let lost = r.worth();
+    let lost = r.job(JobKind::Worth);
     let _ = r.cancel();
-    assert!(r.take_worth_lost());
-    assert!(r.take_plan_lost(), "both rooms are told");
-    assert!(!r.take_worth_lost(), "once");
+    let mut told = r.take_lost();
+    told.sort_by_key(|k| *k as u8);
+    assert_eq!(
+        told,
+        vec![JobKind::Plan, JobKind::Worth],
+        "both rooms are told"
+    );
+    assert!(r.take_lost().is_empty(), "once");
     assert_eq!(r.receive(0, answer(lost)).0, None);
     // Only a measurement lost: the Plan room hears nothing.
-    let lost = r.worth();
+    let lost = r.job(JobKind::Worth);
     let _ = r.restarted();
-    assert!(r.take_worth_lost() && !r.take_plan_lost());
+    assert_eq!(r.take_lost(), vec![JobKind::Worth]);
     assert_eq!(r.receive(0, answer(lost)).0, None);
+}
+
+/// The Target room's interval over annotators is a job too, but the target side's own: it makes
+/// the pool busy (new curves or data replace it with the workers) and no room is told it was lost.
+#[test]
+fn the_target_sides_spread_job_counts_as_busy_and_goes_with_the_workers() {
+    let mut r: Requests<&str> = Requests::new(2);
+    load_ok(&mut r, "d");
+    let id = r.job(JobKind::Spread);
+    assert!(r.busy());
+    assert!(matches!(
+        job_event(r.receive(0, done(id, JobOutcome::Spread(None))).0),
+        Some((JobKind::Spread, JobEvent::Done { .. }))
+    ));
+    assert!(!r.busy());
+    let lost = r.job(JobKind::Spread);
+    let _ = r.cancel();
+    assert!(r.take_lost().is_empty());
+    assert_eq!(r.receive(0, done(lost, JobOutcome::Spread(None))).0, None);
 }

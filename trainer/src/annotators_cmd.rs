@@ -4,9 +4,8 @@
 
 use crate::format::Format;
 use crate::worth_cmd::SplitArgs;
-use annosat_core::worth::{rank, WorthMetric};
+use annosat_core::worth::rank;
 use anyhow::{bail, Result};
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -42,11 +41,12 @@ pub fn run(a: Args) -> Result<()> {
         .map(|x| x.id.as_str())
         .collect();
     eprintln!(
-        "{} annotators ranked against the others on their own items ({} with fewer than {} items, {} votes, not ranked); intervals over items; below one typical annotator ({} interval under 1): {}",
+        "{} annotators ranked against the others on their own items ({} with fewer than {} items, {} votes, not ranked); {}; below one typical annotator ({} interval under 1): {}",
         r.rows.len(),
         r.unranked,
         rank::MIN_ITEMS,
         r.unranked_votes,
+        crate::worth_cmd::covered(r.over_annotators),
         rank::FLAG_METRIC.key(),
         if below.is_empty() {
             "none".to_string()
@@ -56,37 +56,7 @@ pub fn run(a: Args) -> Result<()> {
     );
     match a.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&r)?),
-        Format::Csv => print!("{}", csv(&r)),
+        Format::Csv => print!("{}", r.csv()),
     }
     Ok(())
-}
-
-/// The ranking as CSV, lowest first.
-fn csv(r: &rank::Ranking) -> String {
-    let mut out = String::from("id,items,below_one,ds_accuracy");
-    for m in WorthMetric::ALL {
-        let k = m.key();
-        let _ = write!(out, ",{k}_nu,{k}_lo,{k}_hi");
-    }
-    out.push('\n');
-    let cell = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
-    for row in &r.rows {
-        let _ = write!(
-            out,
-            "{},{},{},{:.4}",
-            row.id, row.items, row.below_one, row.ds_accuracy
-        );
-        for m in WorthMetric::ALL {
-            let w = row.worth.iter().find(|w| w.metric == m);
-            let _ = write!(
-                out,
-                ",{},{},{}",
-                cell(w.and_then(|w| w.nu)),
-                cell(w.and_then(|w| w.lo)),
-                cell(w.and_then(|w| w.hi))
-            );
-        }
-        out.push('\n');
-    }
-    out
 }

@@ -1,8 +1,19 @@
-//! The flag parsers `curves` and `extrapolate` share: `--within METRIC=EPS`, the reference vote
-//! count (`M|inf`), and the ε of every metric. A leaf, so neither command imports the other.
+//! The flag parsers `curves`, `extrapolate`, `worth` and `annotators` share: `--within
+//! METRIC=EPS`, the reference vote count (`M|inf`), the ε of every metric and what `--resample`
+//! covers. A leaf, so no command imports another.
 
 use annosat_core::curves::{default_eps, Metric};
 use annosat_core::extrapolate::ReferenceVotes;
+
+/// `--resample`: what the intervals cover. Left out, a file that says who voted gets `crossed`
+/// and a count file `items`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Resample {
+    /// The item bootstrap alone.
+    Items,
+    /// Items and annotators: the item interval widened by the annotators' share of the variance.
+    Crossed,
+}
 
 /// `--within kl=0.05`: a metric and its tolerance.
 pub(crate) fn parse_within(s: &str) -> Result<(Metric, f64), String> {

@@ -1,9 +1,10 @@
 //! `annosat curves`: target-side saturation curves as CSV or JSON.
 
-use crate::curve_args::{eps_of, parse_within};
+use crate::curve_args::{eps_of, parse_within, Resample};
 use crate::curves_json::to_json;
 use crate::format::Format;
 use annosat_core::answer::{self, Extrapolated, MetricAnswer};
+use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{CurveConfig, Curves, Metric, Prepared, Reference};
 use annosat_core::extrapolate::{self, Components, ExtrapolateConfig, ReferenceVotes};
 use annosat_core::pilot;
@@ -52,11 +53,12 @@ pub struct Args {
     /// (JSON). 0 turns it off.
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
-    /// What the 90% points' intervals cover: `items` (the item bootstrap), or `crossed` — items and
-    /// annotators, for a file that says who voted: the item interval widened by the annotators'
-    /// share of the variance (docs/intervals.md, "Over items and annotators").
-    #[arg(long, value_enum, default_value = "items")]
-    resample: Resample,
+    /// What the points' intervals cover: `items` (the item bootstrap), or `crossed` — items and
+    /// annotators: the item interval widened by the annotators' share of the variance
+    /// (docs/intervals.md, "Over items and annotators"). Default: crossed for a file that says
+    /// who voted (a long file or --annotations), items otherwise.
+    #[arg(long, value_enum)]
+    resample: Option<Resample>,
     /// Absolute tolerances: the smallest N whose mean curve is within ε, per metric, e.g.
     /// `kl=0.05,jsd=0.1` (distances: at most ε; entropy_corr and majority_agreement: at least ε
     /// as a level). Defaults: kl 0.05, jsd 0.1, entropy_corr 0.9, majority_agreement 0.95.
@@ -152,13 +154,6 @@ fn compute_parallel(table: &annosat_core::VoteTable, cfg: &CurveConfig) -> Resul
     Curves::merge(parts).map_err(|e| anyhow::anyhow!(e))
 }
 
-/// What the intervals cover.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Resample {
-    Items,
-    Crossed,
-}
-
 pub fn run(a: Args) -> Result<()> {
     let single = if a.multilabel {
         None
@@ -245,23 +240,13 @@ pub fn run(a: Args) -> Result<()> {
     }
     // With --n ending below the votes, the curves end where the grid does: nothing to extrapolate.
     let partial = curves.grid.last().copied().unwrap_or(0) < table.max_total() && !a.n.is_empty();
-    let crossed = crossed_variance(&a, &file, &cfg)?;
+    let spread = annotator_spread(&a, &file, &cfg)?;
     let answers: Vec<MetricAnswer> = Metric::ALL
         .iter()
         .map(|&m| {
             let mut ans = MetricAnswer::of(&curves, bands.as_ref(), m, a.target, eps[m as usize]);
-            if let (Some(var), Some(iv)) = (&crossed, ans.point.items) {
-                let fr = curves.improvement_fraction(m);
-                if let Some(p) =
-                    annosat_core::curves::saturation::crossing(&curves.grid, &fr, a.target, true)
-                {
-                    ans.point.items = Some(annosat_core::curves::crossed::widen(
-                        iv,
-                        p,
-                        var[m as usize],
-                        &curves.grid,
-                    ));
-                }
+            if let Some(s) = &spread {
+                ans = ans.crossed(s, &curves);
             }
             if a.heldout.is_some() {
                 ans = ans.against_heldout();
@@ -303,7 +288,7 @@ pub fn run(a: Args) -> Result<()> {
                 v["saturation"][ans.metric.name()]["items"] = json!(ans.point.items);
             }
             if !v["bootstrap"].is_null() {
-                v["bootstrap"]["over"] = json!(if crossed.is_some() {
+                v["bootstrap"]["over"] = json!(if spread.is_some() {
                     "items and annotators"
                 } else {
                     "items"
@@ -317,28 +302,45 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// With `--resample crossed`: the annotators' share of each metric's x-point variance
-/// (`curves::crossed`), from `file` as read (with who voted); refused where it cannot apply.
-fn crossed_variance(
+/// The annotators' share of the points' variance (`curves::crossed`), measured on `file` as
+/// read (with who voted) where the intervals are crossed: by default for a file with annotator
+/// ids, curves against all votes and a bootstrap; `--resample crossed` is refused where it
+/// cannot apply. Says on stderr which intervals are shown.
+fn annotator_spread(
     a: &Args,
     file: &annosat_core::VoteTable,
     cfg: &CurveConfig,
-) -> Result<Option<[f64; 4]>> {
-    if a.resample == Resample::Items {
-        return Ok(None);
+) -> Result<Option<AnnotatorSpread>> {
+    let ids = !file.annotations().is_empty() && file.annotator_ids().len() >= 2;
+    let applies = a.heldout.is_none() && a.bootstrap > 0;
+    match a.resample {
+        Some(Resample::Items) => return Ok(None),
+        Some(Resample::Crossed) if !applies => {
+            bail!("--resample crossed widens the item intervals of curves against all votes: it needs --bootstrap above 0 and no --heldout")
+        }
+        Some(Resample::Crossed) if !ids => {
+            bail!("--resample crossed needs to know who gave each vote: a long file (item_id,annotator_id,label) or --annotations")
+        }
+        None if !(ids && applies) => return Ok(None),
+        _ => {}
     }
-    if a.heldout.is_some() || a.bootstrap == 0 {
-        bail!("--resample crossed widens the item intervals of curves against all votes: it needs --bootstrap above 0 and no --heldout");
+    let bar = crate::util::progress(1000, "annotators");
+    let spread = AnnotatorSpread::measure(file, cfg, None, &mut |d| {
+        bar.set_position((d * 1000.0) as u64)
+    })?;
+    bar.finish_and_clear();
+    if let Some(s) = &spread {
+        eprintln!(
+            "note: the points' intervals cover items and annotators ({} annotators, {} left out in turn; --resample items for items only; docs/intervals.md); the curves' bands cover items",
+            file.annotator_ids().len(),
+            if s.groups as usize == file.annotator_ids().len() {
+                "each".to_string()
+            } else {
+                format!("in {} groups", s.groups)
+            }
+        );
     }
-    let v = annosat_core::curves::crossed::annotator_variance(file, cfg, a.target)?;
-    if v.is_none() {
-        bail!("--resample crossed needs to know who gave each vote: a long file (item_id,annotator_id,label) or --annotations");
-    }
-    eprintln!(
-        "note: the 90% points' intervals cover items and annotators ({} annotators; docs/intervals.md); the curves' bands cover items",
-        file.annotator_ids().len()
-    );
-    Ok(v)
+    Ok(spread)
 }
 
 /// The extrapolated answers for every metric (where some within-data point is bounded), with the

@@ -2,6 +2,7 @@
 //! human annotators, per metric, with intervals over items and reference splits
 //! (annosat_core::worth; the definition is in ARCHITECTURE.md and docs/worth.md).
 
+use crate::curve_args::Resample;
 use crate::format::Format;
 use annosat_core::worth::{self, WorthConfig};
 use anyhow::{Context, Result};
@@ -49,6 +50,11 @@ pub struct SplitArgs {
     /// Repeats of the human subsampling per split.
     #[arg(long, default_value_t = 20)]
     repeats: u32,
+    /// What the intervals cover: `items` (items and reference splits) or `crossed` (annotators
+    /// too: widened by a replacement jackknife over groups of human annotators, docs/worth.md).
+    /// Default: crossed where the human file says who voted.
+    #[arg(long, value_enum)]
+    resample: Option<Resample>,
 }
 
 impl SplitArgs {
@@ -60,7 +66,25 @@ impl SplitArgs {
             repeats: self.repeats,
             bootstrap: self.bootstrap,
             alpha: None,
+            over_annotators: self.resample != Some(Resample::Items),
         }
+    }
+
+    /// Refuses `--resample crossed` for human votes that do not say who voted.
+    pub fn check(&self, humans: &annosat_core::VoteTable) -> Result<()> {
+        if self.resample == Some(Resample::Crossed) && humans.annotations().is_empty() {
+            anyhow::bail!("--resample crossed needs to know who gave each human vote: a long file (item_id,annotator_id,label) or --annotations");
+        }
+        Ok(())
+    }
+}
+
+/// What the intervals cover, for the stderr line.
+pub fn covered(over_annotators: bool) -> &'static str {
+    if over_annotators {
+        "intervals over items, splits and annotators (--resample items for items and splits only)"
+    } else {
+        "intervals over items and splits"
     }
 }
 
@@ -74,6 +98,7 @@ pub fn run(a: Args) -> Result<()> {
             .with_context(|| format!("{} does not match {}", p.display(), a.votes.display()))?;
     }
     let source = load_source(&a.source)?;
+    a.split.check(&humans)?;
     let cfg = a.split.config();
     let subsets = a.panel_subsets;
     let r = worth::report(&humans, &source, &cfg, subsets, &mut |_| {})
@@ -93,14 +118,15 @@ pub fn run(a: Args) -> Result<()> {
         )
     };
     eprintln!(
-        "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {reference}, pool up to {} votes; {} splits × {} item resamples",
+        "{} items in both files ({} only in the human file, {} only in the source, {} left out); reference: {reference}, pool up to {} votes; {} splits × {} item resamples; {}",
         w.items,
         w.only_humans.len(),
         w.only_source.len(),
         w.left_out.len(),
         w.pool,
         a.split.splits,
-        a.split.bootstrap
+        a.split.bootstrap,
+        covered(w.over_annotators)
     );
     if let Some(c) = &r.crowd {
         eprintln!("the source is {}", c.words());

@@ -289,6 +289,25 @@ fn crossed_intervals_hold_the_item_intervals_and_need_annotator_ids() {
     let (items, crossed) = (run("items"), run("crossed"));
     assert_eq!(crossed["bootstrap"]["over"], "items and annotators");
     assert_eq!(items["bootstrap"]["over"], "items");
+    // Crossed is the default for a file that says who voted, items for a count file.
+    let default = json(&[
+        "curves",
+        "--votes",
+        long.to_str().unwrap(),
+        "--no-extrapolate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(default["saturation"], crossed["saturation"]);
+    let counts = json(&[
+        "curves",
+        "--votes",
+        dir.join("votes.csv").to_str().unwrap(),
+        "--no-extrapolate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(counts["bootstrap"]["over"], "items");
     for m in METRICS {
         let (a, b) = (
             &items["saturation"][m]["items"],

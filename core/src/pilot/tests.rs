@@ -122,6 +122,7 @@ fn a_wide_answer_gets_a_pilot_line_and_says_so_when_none_helps() {
             partial_grid: false,
             typical_votes: 100,
             items: 500,
+            over_annotators: false,
         },
         total_variation: 0.0,
         margin: None,

@@ -26,6 +26,7 @@ use crate::curves::{self, Metric};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
 
+mod crossed;
 mod human;
 mod measure;
 pub mod panel;
@@ -99,6 +100,15 @@ pub struct WorthConfig {
     pub bootstrap: u32,
     /// Add-α smoothing for KL (`None`: 1/K), the target side's.
     pub alpha: Option<f64>,
+    /// Where the human file says who voted, widen the intervals by the annotators' share of
+    /// the variance ([`crossed`]): intervals over items and annotators (`--resample crossed`,
+    /// the default); `false`: over items only.
+    #[serde(default = "yes")]
+    pub over_annotators: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for WorthConfig {
@@ -110,6 +120,7 @@ impl Default for WorthConfig {
             repeats: 20,
             bootstrap: 200,
             alpha: None,
+            over_annotators: true,
         }
     }
 }
@@ -222,6 +233,9 @@ pub struct Worth {
     /// mean 1 − ‖p_P‖²), so ν = M / (1 + (E − B)(M − 1)/V) — what the interpolated ν must agree
     /// with. `None` for ragged pools or a source outside the curve.
     pub closed_form_nu: Option<f64>,
+    /// The intervals cover which human annotators as well as which items and splits.
+    #[serde(default)]
+    pub over_annotators: bool,
 }
 
 impl Worth {
@@ -445,7 +459,17 @@ pub fn report(
     let share = if with_panel { 0.35 } else { 0.9 };
     let splits = human::prepare(&p.h, cfg, &mut |d| progress(d * share))?;
     let s = &p.s;
-    let m = measure::measure(&splits, &|i| Some(s.counts(i).to_vec()), true);
+    let mut m = measure::measure(&splits, &|i| Some(s.counts(i).to_vec()), true);
+    // Over the annotators too (a share of the bar taken from the panel's or the end's).
+    let shares = if cfg.over_annotators && cfg.bootstrap > 0 {
+        annotator_shares(&p.h, s, cfg, &mut |d| progress(share + 0.05 * d))?
+    } else {
+        None
+    };
+    if let Some(v) = &shares {
+        crossed::widen(&mut m.metrics, v);
+    }
+    let over_annotators = shares.is_some();
     progress(share + 0.05);
     let panel = with_panel.then(|| {
         panel::panel_of(humans, source, &p, &splits, cfg, subsets, &mut |d| {
@@ -462,6 +486,7 @@ pub fn report(
         metrics: m.metrics,
         j_over_e: m.j_over_e,
         closed_form_nu: m.closed_form_nu,
+        over_annotators,
     };
     progress(1.0);
     Ok(Report {
@@ -469,6 +494,39 @@ pub fn report(
         panel,
         crowd: panel::crowd(source),
     })
+}
+
+/// Per metric, the annotators' raw share of ln ν's variance ([`crossed`]) for the matched,
+/// kept items `h` (with who voted) and the source's counts `s` in the same order; `None` where
+/// `h` does not say who voted.
+fn annotator_shares(
+    h: &VoteTable,
+    s: &VoteTable,
+    cfg: &WorthConfig,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Option<Vec<f64>>, WorthError> {
+    let point = WorthConfig {
+        bootstrap: 0,
+        splits: 1,
+        ..cfg.clone()
+    };
+    let mut run = |h: &VoteTable| -> Result<Vec<f64>, WorthError> {
+        let sp = human::prepare(h, &point, &mut |_| {})?;
+        let m = measure::measure(&sp, &|i| Some(s.counts(i).to_vec()), false);
+        Ok(crossed::log_nus(&m.metrics))
+    };
+    let runs = curves::crossed::leave_out(h, cfg.seed, crossed::GROUPS, &mut run, progress)?;
+    Ok(runs.as_ref().map(crossed::shares))
+}
+
+/// [`annotator_shares`] for a human file and a source as [`report`] takes them.
+pub(crate) fn source_shares(
+    humans: &VoteTable,
+    source: &VoteTable,
+    cfg: &WorthConfig,
+) -> Result<Option<Vec<f64>>, WorthError> {
+    let p = prepare_items(humans, source, cfg)?;
+    annotator_shares(&p.h, &p.s, cfg, &mut |_| {})
 }
 
 /// [`report`]'s answer.

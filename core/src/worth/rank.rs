@@ -7,8 +7,14 @@
 //! below 1 for a careless one. An annotator is flagged **below one** where the interval of their
 //! JS-distance ν lies wholly under 1. Beside it, a Dawid–Skene summary: the expected share of a's
 //! votes on each item's true class under the model fitted to the whole file. Annotators with
-//! fewer than [`MIN_ITEMS`] items are counted, not ranked. The intervals resample items (this
-//! ranking does not yet carry an interval over annotators).
+//! fewer than [`MIN_ITEMS`] items are counted, not ranked.
+//!
+//! *Intervals* cover which items and reference splits and, with `over_annotators`, which of the
+//! other annotators: each row is a `worth` measurement whose human side is the others, whose
+//! replacement jackknife ([`super::crossed`]) runs over groups of them. One annotator's
+//! jackknife is noisy (a handful of groups, each run a point estimate), and the others are
+//! largely the same people for every row, so the annotators' share is pooled: the mean over the
+//! ranked rows of each row's raw share, per metric, widens every row.
 
 use super::{report, MetricWorth, WorthConfig, WorthError, WorthMetric};
 use crate::agreement::{dawid_skene, DsConfig};
@@ -40,6 +46,55 @@ pub struct Ranking {
     /// Annotators with fewer than [`MIN_ITEMS`] items, and their votes.
     pub unranked: u32,
     pub unranked_votes: u32,
+    /// The intervals cover which other annotators as well as items and splits.
+    #[serde(default)]
+    pub over_annotators: bool,
+}
+
+impl Ranking {
+    /// `annosat annotators --format csv`, also the Sources room's export: one row per ranked
+    /// annotator, lowest first: `id,items,below_one,ds_accuracy`, then `nu,lo,hi` per metric.
+    pub fn csv(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::from("id,items,below_one,ds_accuracy");
+        for m in WorthMetric::ALL {
+            let k = m.key();
+            let _ = write!(out, ",{k}_nu,{k}_lo,{k}_hi");
+        }
+        out.push('\n');
+        let cell = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+        for row in &self.rows {
+            let _ = write!(
+                out,
+                "{},{},{},{:.4}",
+                csv_field(&row.id),
+                row.items,
+                row.below_one,
+                row.ds_accuracy
+            );
+            for m in WorthMetric::ALL {
+                let w = row.worth.iter().find(|w| w.metric == m);
+                let _ = write!(
+                    out,
+                    ",{},{},{}",
+                    cell(w.and_then(|w| w.nu)),
+                    cell(w.and_then(|w| w.lo)),
+                    cell(w.and_then(|w| w.hi))
+                );
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// An id as a CSV field: quoted where it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// Ranks the annotators of a long `table`; `progress` counts annotators (0–1).
@@ -60,6 +115,12 @@ pub fn rank(
         by[v.annotator as usize].push(v);
     }
     let (mut rows, mut unranked, mut unranked_votes) = (Vec::new(), 0, 0);
+    let crossed = cfg.over_annotators && cfg.bootstrap > 0;
+    let items_only = WorthConfig {
+        over_annotators: false,
+        ..cfg.clone()
+    };
+    let mut shares: Vec<Vec<f64>> = Vec::new();
     for (a, votes) in by.iter().enumerate() {
         progress(a as f64 / na.max(1) as f64);
         let mut items: Vec<u32> = votes.iter().map(|v| v.item).collect();
@@ -71,7 +132,12 @@ pub fn rank(
             continue;
         }
         let (humans, source) = split_off(table, a as u32, &items);
-        let r = report(&humans, &source, cfg, 0, &mut |_| {})?;
+        let r = report(&humans, &source, &items_only, 0, &mut |_| {})?;
+        if crossed {
+            if let Some(v) = super::source_shares(&humans, &source, cfg)? {
+                shares.push(v);
+            }
+        }
         let flag = r.worth.metrics.iter().find(|m| m.metric == FLAG_METRIC);
         let ds_accuracy = ds.as_ref().map_or(f64::NAN, |d| {
             votes
@@ -95,12 +161,34 @@ pub fn rank(
             .and_then(|m| m.nu)
             .unwrap_or(f64::NEG_INFINITY)
     };
+    let over_annotators = !shares.is_empty();
+    if over_annotators {
+        let pooled: Vec<f64> = (0..WorthMetric::ALL.len())
+            .map(|j| {
+                let v: Vec<f64> = shares
+                    .iter()
+                    .map(|s| s[j])
+                    .filter(|x| x.is_finite())
+                    .collect();
+                v.iter().sum::<f64>() / v.len().max(1) as f64
+            })
+            .collect();
+        for row in &mut rows {
+            super::crossed::widen(&mut row.worth, &pooled);
+            row.below_one = row
+                .worth
+                .iter()
+                .find(|m| m.metric == FLAG_METRIC)
+                .is_some_and(below_one);
+        }
+    }
     rows.sort_by(|a, b| nu(a).total_cmp(&nu(b)));
     progress(1.0);
     Ok(Ranking {
         rows,
         unranked,
         unranked_votes,
+        over_annotators,
     })
 }
 

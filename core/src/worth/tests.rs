@@ -446,44 +446,57 @@ fn one_person_who_skipped_the_hardest_half_is_worth_about_one_person() {
 #[test]
 fn planted_spammers_are_flagged_below_one_and_honest_annotators_rarely() {
     use crate::synth::{generate, SynthConfig};
-    // 20 annotators on 10 of 20 per item; the first 3 vote at random.
-    let syn = generate(&SynthConfig {
-        items: 400,
-        classes: 3,
-        concentration: 0.5,
-        votes: 10,
-        annotators: 20,
-        spammers: 0.15,
-        dim: 1,
-        seed: 5,
-        ..Default::default()
-    })
-    .unwrap();
-    let r = rank::rank(&syn.table, &cfg(), &mut |_| {}).unwrap();
-    assert_eq!(r.rows.len(), 20);
-    let flagged: Vec<&str> = r
-        .rows
-        .iter()
-        .filter(|row| row.below_one)
-        .map(|row| row.id.as_str())
-        .collect();
-    for spammer in ["a0", "a1", "a2"] {
+    // Over 5 crowds: 20 annotators on 10 of 20 per item; the first 3 vote at random.
+    let mut honest_flagged = Vec::new();
+    for seed in 5..10 {
+        let syn = generate(&SynthConfig {
+            items: 400,
+            classes: 3,
+            concentration: 0.5,
+            votes: 10,
+            annotators: 20,
+            spammers: 0.15,
+            dim: 1,
+            seed,
+            ..Default::default()
+        })
+        .unwrap();
+        let r = rank::rank(&syn.table, &cfg(), &mut |_| {}).unwrap();
         assert!(
-            flagged.contains(&spammer),
-            "{spammer} not flagged: {flagged:?}"
+            r.over_annotators,
+            "a long file's intervals cover annotators"
         );
+        assert_eq!(r.rows.len(), 20);
+        let flagged: Vec<&str> = r
+            .rows
+            .iter()
+            .filter(|row| row.below_one)
+            .map(|row| row.id.as_str())
+            .collect();
+        for spammer in ["a0", "a1", "a2"] {
+            assert!(
+                flagged.contains(&spammer),
+                "seed {seed}: {spammer} not flagged: {flagged:?}"
+            );
+        }
+        honest_flagged.extend(
+            flagged
+                .iter()
+                .filter(|id| !["a0", "a1", "a2"].contains(id))
+                .map(|id| format!("{seed}:{id}")),
+        );
+        // The lowest are the spammers, and Dawid–Skene agrees they are less often right.
+        let lowest: Vec<&str> = r.rows[..3].iter().map(|row| row.id.as_str()).collect();
+        assert!(
+            lowest.iter().all(|id| ["a0", "a1", "a2"].contains(id)),
+            "seed {seed}: {lowest:?}"
+        );
+        let ds = |id: &str| r.rows.iter().find(|row| row.id == id).unwrap().ds_accuracy;
+        assert!(ds("a0") < ds("a10") && ds("a1") < ds("a10"));
     }
-    // Honest annotators: one typical annotator each, flagged at most at about the interval's
-    // one-sided rate (2.5% of 17; one allowed).
-    assert!(flagged.len() <= 4, "{flagged:?}");
-    // The lowest are the spammers, and Dawid–Skene agrees they are less often right.
-    let lowest: Vec<&str> = r.rows[..3].iter().map(|row| row.id.as_str()).collect();
-    assert!(
-        lowest.iter().all(|id| ["a0", "a1", "a2"].contains(id)),
-        "{lowest:?}"
-    );
-    let ds = |id: &str| r.rows.iter().find(|row| row.id == id).unwrap().ds_accuracy;
-    assert!(ds("a0") < ds("a10") && ds("a1") < ds("a10"));
+    // Honest annotators are one typical annotator each: flagged at about the interval's
+    // one-sided rate at most (2.5% of 85 is 2.1; 5 or more would happen by chance under 5%).
+    assert!(honest_flagged.len() <= 4, "{honest_flagged:?}");
 }
 
 #[test]

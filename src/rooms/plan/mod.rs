@@ -7,9 +7,9 @@
 mod budget_view;
 mod tools;
 
-use crate::clock::now_ms;
 use crate::curve_chart::{draw, H, W};
-use crate::plan_jobs::{self as state, PlanStatus, Tool};
+use crate::plan_jobs::{self as state, Tool};
+use crate::room_jobs::{busy_line, JobStatus};
 use crate::state::{St, REPEATS};
 use annosat_core::curves::Metric;
 use leptos::html;
@@ -66,7 +66,7 @@ fn Controls() -> impl IntoView {
                 </select>
             </label>
             <button id="plan-run" on:click=run
-                prop:disabled=move || st.summary.get().is_none() || matches!(plan.status.get(), PlanStatus::Busy { .. })>"Extrapolate"</button>
+                prop:disabled=move || st.summary.get().is_none() || matches!(plan.job.status.get(), JobStatus::Busy { .. })>"Extrapolate"</button>
         </section>
     }
 }
@@ -90,8 +90,8 @@ pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
         if plan.tool.get() != tool {
             return None;
         }
-        match plan.status.get() {
-            PlanStatus::Idle => {
+        match plan.job.status.get() {
+            JobStatus::Idle | JobStatus::Preparing => {
                 let (ms, seed, what) = match tool {
                     Tool::Extrapolate => plan.result.get().map(|r| {
                         (r.ms, r.seed, format!("{REPEATS} repeats over {} posterior draws", state::DRAWS))
@@ -106,41 +106,14 @@ pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
                 let text = format!("Computed in {:.1} s in one worker: {what}, seed {seed}.", ms / 1000.0);
                 Some(view! { <p class="status" id=id data-state="idle">{text}</p> }.into_any())
             }
-            PlanStatus::Busy { done, since } => {
-                let left = {
-                    let elapsed = (now_ms() - since) / 1000.0;
-                    if (0.02..1.0).contains(&done) && elapsed > 1.0 {
-                        format!(" · about {:.0} s left", (elapsed * (1.0 - done) / done).max(1.0))
-                    } else {
-                        String::new()
-                    }
-                };
-                let stop = move |_| {
-                    crate::bridge::cancel();
-                    plan.status.set(PlanStatus::Stopped);
-                    // The target side's work, if any, went with the workers: say so there too.
-                    if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
-                        st.status.set(crate::state::Status::Stopped(
-                            "Stopped with the Plan room's work: the curves shown are from before.".into(),
-                        ));
-                    }
-                };
-                Some(
-                    view! {
-                        <p class="status" id=id data-state="busy">
-                            {format!("{doing} {:.0}%{left}", done * 100.0)}
-                            <progress max="1" value=done></progress>
-                            <button class="link plan-stop" id=format!("{id}-stop") on:click=stop>"Stop"</button>
-                        </p>
-                    }
-                    .into_any(),
-                )
+            JobStatus::Busy { done, since } => {
+                Some(busy_line(id, doing, done, since, move || st.stop_job(plan.job)))
             }
-            PlanStatus::Stopped => Some(
+            JobStatus::Stopped => Some(
                 view! { <p class="status" id=id data-state="stopped">"Stopped; nothing new was computed."</p> }
                     .into_any(),
             ),
-            PlanStatus::Failed(e) => Some(
+            JobStatus::Failed(e) => Some(
                 view! { <p class="error" id=id data-state="error" role="alert"><bdi>{e}</bdi></p> }
                     .into_any(),
             ),

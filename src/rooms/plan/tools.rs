@@ -19,8 +19,8 @@ use plotters_canvas::CanvasBackend;
 /// Whether the Plan room is busy with any tool (one job at a time).
 fn busy(st: St) -> bool {
     matches!(
-        st.plan.status.get(),
-        crate::plan_jobs::PlanStatus::Busy { .. }
+        st.plan.job.status.get(),
+        crate::room_jobs::JobStatus::Busy { .. }
     )
 }
 

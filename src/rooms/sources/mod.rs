@@ -8,15 +8,17 @@
 
 mod chart;
 mod pick;
+mod ranking;
 mod result;
 pub mod state;
 
-use crate::clock::now_ms;
+use crate::room_jobs::{busy_line, JobStatus};
 use crate::state::St;
 use leptos::prelude::*;
 use pick::Picker;
+use ranking::AnnotatorRanking;
 use result::Result;
-use state::{Choice, SourcesStatus};
+use state::Choice;
 
 #[component]
 pub fn SourcesRoom() -> impl IntoView {
@@ -28,7 +30,7 @@ pub fn SourcesRoom() -> impl IntoView {
         let choice = src.choice.get();
         if let (true, Some(choice)) = (ready, choice) {
             if src.result.with_untracked(|r| r.is_none())
-                && src.status.get_untracked() == SourcesStatus::Idle
+                && src.job.status.get_untracked() == JobStatus::Idle
             {
                 measure(st, choice);
             }
@@ -52,19 +54,20 @@ pub fn SourcesRoom() -> impl IntoView {
     view! {
         <section class="card sources-intro">
             <h2>"What another source of votes is worth in annotators"</h2>
-            <p>"An LLM judge panel, an expert or a second crowd labelled the same items. Each item's human votes are split into a reference R (half of them, by annotator when ids are known) and a pool; the human curve is how close N pool votes come to R, and the source is compared with the same R. It is "<em>"worth ν humans"</em>" for a metric where the human curve reaches the source's level — per metric, with a 95% interval over items and reference splits. "
+            <p>"An LLM judge panel, an expert or a second crowd labelled the same items. Each item's human votes are split into a reference R (half of them, by annotator when ids are known) and a pool; the human curve is how close N pool votes come to R, and the source is compared with the same R. It is "<em>"worth ν humans"</em>" for a metric where the human curve reaches the source's level — per metric, with a 95% interval over items and reference splits (and over the human annotators, where the votes say who gave them). "
             <code>"annosat worth --votes … --source …"</code>" prints the same numbers."</p>
         </section>
         <Picker />
         <Status />
         <Result />
+        <AnnotatorRanking />
     }
 }
 
 /// Fetches (a bundled source) or takes (an upload) the files and sends the measurement.
 fn measure(st: St, choice: Choice) {
     let src = st.sources;
-    src.status.set(SourcesStatus::Reading);
+    src.job.set(JobStatus::Preparing);
     leptos::task::spawn_local(async move {
         let got = match &choice {
             Choice::Uploaded(files) => Ok((files.to_vec(), upload_name(files))),
@@ -74,7 +77,7 @@ fn measure(st: St, choice: Choice) {
                     // New data without that source: nothing is chosen any more.
                     None => {
                         src.choice.set(None);
-                        src.status.set(SourcesStatus::Idle);
+                        src.job.set(JobStatus::Idle);
                         return;
                     }
                     Some(s) => crate::data::fetch_bytes(&format!("data/{}", s.file))
@@ -119,45 +122,28 @@ fn Status() -> impl IntoView {
     let st = expect_context::<St>();
     let src = st.sources;
     move || {
-        match src.status.get() {
-        SourcesStatus::Idle => src.shown(&st.dataset.get()).map(|r| {
+        match src.job.status.get() {
+        JobStatus::Idle => src.shown(&st.dataset.get()).map(|r| {
             let text = format!(
                 "Computed in {:.1} s in one worker: {} reference splits × {} item resamples, {} human repeats, split seed {}.",
                 r.ms / 1000.0, r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
             );
             view! { <p class="status" id="sources-status" data-state="idle">{text}</p> }.into_any()
         }),
-        SourcesStatus::Reading => Some(
+        JobStatus::Preparing => Some(
             view! { <p class="status" id="sources-status" data-state="busy">"Reading the source…"</p> }.into_any(),
         ),
-        SourcesStatus::Busy { done, since } => {
-            let elapsed = (now_ms() - since) / 1000.0;
-            let left = if (0.02..1.0).contains(&done) && elapsed > 1.0 {
-                format!(" · about {:.0} s left", (elapsed * (1.0 - done) / done).max(1.0))
-            } else {
-                String::new()
-            };
-            let stop = move |_| {
-                crate::bridge::cancel();
-                src.status.set(SourcesStatus::Stopped);
-                if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
-                    st.status.set(crate::state::Status::Stopped(
-                        "Stopped with the Sources room's work: the curves shown are from before.".into(),
-                    ));
-                }
-            };
-            Some(view! {
-                <p class="status" id="sources-status" data-state="busy">
-                    {format!("measuring the source against the human curve… {:.0}%{left}", done * 100.0)}
-                    <progress max="1" value=done></progress>
-                    <button class="link" id="sources-stop" on:click=stop>"Stop"</button>
-                </p>
-            }.into_any())
-        }
-        SourcesStatus::Stopped => Some(
+        JobStatus::Busy { done, since } => Some(busy_line(
+            "sources-status",
+            "measuring the source against the human curve…",
+            done,
+            since,
+            move || st.stop_job(src.job),
+        )),
+        JobStatus::Stopped => Some(
             view! { <p class="status" id="sources-status" data-state="stopped">"Stopped; nothing new was measured."</p> }.into_any(),
         ),
-        SourcesStatus::Failed(e) => Some(
+        JobStatus::Failed(e) => Some(
             view! { <p class="error" id="sources-status" data-state="error" role="alert">"The source was not measured: " <bdi>{e}</bdi></p> }.into_any(),
         ),
     }

@@ -2,7 +2,8 @@
 //! dropped, or a folder of judge files; read in the page, nothing leaves the tab), and the
 //! measurement's settings.
 
-use super::state::{Choice, SourcesStatus};
+use super::state::Choice;
+use crate::room_jobs::JobStatus;
 use crate::state::St;
 use annosat_app::limits;
 use leptos::html;
@@ -41,12 +42,12 @@ fn take_files(st: St, list: Option<web_sys::FileList>, folder: bool) {
     if files.is_empty() {
         return;
     }
-    src.status.set(SourcesStatus::Reading);
+    src.job.set(JobStatus::Preparing);
     leptos::task::spawn_local(async move {
         match read_files(files).await {
             Ok(files) => {
                 src.result.set(None);
-                src.status.set(SourcesStatus::Idle);
+                src.job.set(JobStatus::Idle);
                 src.choice.set(Some(Choice::Uploaded(Arc::new(files))));
             }
             Err(e) => src.failed(e),
@@ -66,7 +67,7 @@ pub(super) fn Picker() -> impl IntoView {
     };
     let pick = move |key: String| {
         src.result.set(None);
-        src.status.set(SourcesStatus::Idle);
+        src.job.set(JobStatus::Idle);
         src.choice.set(Some(Choice::Bundled(key)));
     };
     let on_files = move |ev: leptos::ev::Event| {
@@ -82,15 +83,15 @@ pub(super) fn Picker() -> impl IntoView {
     };
     // The result shown stays until the new one replaces it (a Stop keeps it).
     let again = move |_| {
-        src.status.set(SourcesStatus::Idle);
+        src.job.set(JobStatus::Idle);
         if let Some(c) = src.choice.get_untracked() {
             super::measure(st, c);
         }
     };
     let busy = move || {
         matches!(
-            src.status.get(),
-            SourcesStatus::Busy { .. } | SourcesStatus::Reading
+            src.job.status.get(),
+            JobStatus::Busy { .. } | JobStatus::Preparing
         )
     };
     // A folder picker (Chromium, Firefox, Safari): the judge files of a panel in one go.

@@ -44,8 +44,13 @@ pub(super) fn Result() -> impl IntoView {
             }
         }).collect_view();
         let th = annosat_core::import::thousands;
+        let over = if w.over_annotators {
+            "items, reference splits and the human annotators"
+        } else {
+            "items and reference splits"
+        };
         let items = format!(
-            "{} items in both ({} only in the human votes, {} only in the source, {} left out with fewer than 2 human votes or no source vote); pool up to {} human votes per item.",
+            "{} items in both ({} only in the human votes, {} only in the source, {} left out with fewer than 2 human votes or no source vote); pool up to {} human votes per item; intervals: 95% over {over}.",
             th(w.items), th(w.only_humans.len()), th(w.only_source.len()), th(w.left_out.len()), pool
         );
         let mut heading = format!("{}, measured in this dataset's annotators", r.source);

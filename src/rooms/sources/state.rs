@@ -1,7 +1,9 @@
 //! The Sources room's signals and its one job (kept in the page's `St`, so worker answers reach
 //! them): which source is measured, the measurement in flight, its result.
 
-use annosat_app::protocol::WorthJob;
+use crate::room_jobs::{JobSt, JobStatus};
+use annosat_app::protocol::{Job, WorthJob};
+use annosat_core::worth::rank::Ranking;
 use annosat_core::worth::{Report, WorthConfig};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -39,32 +41,33 @@ pub struct Measured {
     pub dataset: String,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum SourcesStatus {
-    Idle,
-    /// Reading the user's files in the page, before the job is sent.
-    Reading,
-    Busy {
-        done: f64,
-        since: f64,
-    },
-    Stopped,
-    Failed(String),
-}
-
 /// The room's signals; `Copy`, part of the page's `St`.
 #[derive(Clone, Copy)]
 pub struct SourcesSt {
     pub choice: RwSignal<Option<Choice>>,
     /// A bundled source's key from the URL, applied once the dataset's index entry is known.
     pub wanted: RwSignal<Option<String>>,
-    pub status: RwSignal<SourcesStatus>,
+    /// The measurement's job channel (`Preparing` while the user's files are read).
+    pub job: JobSt,
     pub result: RwSignal<Option<Arc<Measured>>>,
     /// Reference splits and item resamples per split (`--split-seeds`, `--bootstrap`).
     pub splits: RwSignal<u32>,
     pub bootstrap: RwSignal<u32>,
     /// What the job in flight is for (its result is stored with it).
     asked: RwSignal<Option<Asked>>,
+    /// The ranking of the file's own annotators (`annosat annotators`): its job and result.
+    pub rank: JobSt,
+    pub ranking: RwSignal<Option<Arc<Ranked>>>,
+    rank_asked: RwSignal<Option<(WorthConfig, String)>>,
+}
+
+/// A finished annotator ranking, with the settings and the dataset it was run on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    pub ranking: Ranking,
+    pub ms: f64,
+    pub config: WorthConfig,
+    pub dataset: String,
 }
 
 /// What a measurement was asked: kept while it runs, stored in its [`Measured`].
@@ -85,11 +88,14 @@ impl SourcesSt {
         SourcesSt {
             choice: RwSignal::new(None),
             wanted: RwSignal::new(None),
-            status: RwSignal::new(SourcesStatus::Idle),
+            job: JobSt::new(),
             result: RwSignal::new(None),
             splits: RwSignal::new(d.splits),
             bootstrap: RwSignal::new(d.bootstrap),
             asked: RwSignal::new(None),
+            rank: JobSt::new(),
+            ranking: RwSignal::new(None),
+            rank_asked: RwSignal::new(None),
         }
     }
 
@@ -114,23 +120,11 @@ impl SourcesSt {
             source,
             dataset,
         }));
-        self.status.set(SourcesStatus::Busy {
-            done: 0.0,
-            since: crate::clock::now_ms(),
-        });
-        crate::bridge::worth(WorthJob {
+        self.job.send(Job::Worth(WorthJob {
             config,
             subsets: SUBSETS,
             files,
-        });
-    }
-
-    pub fn progress(&self, done: f64) {
-        let since = match self.status.get_untracked() {
-            SourcesStatus::Busy { since, .. } => since,
-            _ => crate::clock::now_ms(),
-        };
-        self.status.set(SourcesStatus::Busy { done, since });
+        }));
     }
 
     pub fn finished(&self, report: Report, notes: Vec<String>, ms: f64) {
@@ -152,7 +146,32 @@ impl SourcesSt {
             source,
             dataset,
         })));
-        self.status.set(SourcesStatus::Idle);
+        self.job.set(JobStatus::Idle);
+    }
+
+    /// Ranks the annotators of `dataset`'s votes with the room's settings (`annosat annotators`).
+    pub fn start_rank(&self, seed: u64, dataset: String) {
+        let config = self.config(seed);
+        self.rank_asked.set(Some((config.clone(), dataset)));
+        self.rank.send(Job::Rank(config));
+    }
+
+    pub fn ranked(&self, ranking: Ranking, ms: f64) {
+        let Some((config, dataset)) = self.rank_asked.get_untracked() else {
+            return;
+        };
+        self.ranking.set(Some(Arc::new(Ranked {
+            ranking,
+            ms,
+            config,
+            dataset,
+        })));
+        self.rank.set(JobStatus::Idle);
+    }
+
+    /// The ranking, if it was run on `dataset`.
+    pub fn ranking_shown(&self, dataset: &str) -> Option<Arc<Ranked>> {
+        self.ranking.get().filter(|r| r.dataset == dataset)
     }
 
     /// The result, if it was measured on `dataset` (the one shown: between choosing another
@@ -164,17 +183,7 @@ impl SourcesSt {
     /// The source or the settings were refused: said in the room; the page's data stay.
     pub fn failed(&self, message: String) {
         self.result.set(None);
-        self.status.set(SourcesStatus::Failed(message));
-    }
-
-    /// The workers were replaced while the measurement ran (the room's own Stop sets Stopped
-    /// first).
-    pub fn interrupted(&self) {
-        if matches!(self.status.get_untracked(), SourcesStatus::Busy { .. }) {
-            self.status.set(SourcesStatus::Failed(
-                "Stopped: the workers were restarted for other work (a Stop, new data, or a worker that failed). Press Measure again.".into(),
-            ));
-        }
+        self.job.set(JobStatus::Failed(message));
     }
 
     /// New data: a result measured against the old humans does not belong to the new; an upload
@@ -184,7 +193,9 @@ impl SourcesSt {
         if matches!(self.choice.get_untracked(), Some(Choice::Uploaded(_))) {
             self.choice.set(None);
         }
-        self.status.set(SourcesStatus::Idle);
+        self.job.set(JobStatus::Idle);
+        self.ranking.set(None);
+        self.rank.set(JobStatus::Idle);
     }
 }
 

@@ -7,8 +7,7 @@
 //! with progress and Stop here; its result is kept apart from the Plan room's, which serves the
 //! headline too when it asked for the same.
 
-use crate::clock::now_ms;
-use crate::plan_jobs::PlanStatus;
+use crate::room_jobs::{busy_line, JobStatus};
 use crate::state::St;
 use annosat_core::answer::{headline, pending_headline, short, verdict, within_line, Extrapolated};
 use annosat_core::curves::Metric;
@@ -43,7 +42,7 @@ pub fn AnswerCard() -> impl IntoView {
         let a_of = |m: Metric| &answers[m as usize];
         // While the extrapolation a bounded metric needs is on its way, say so instead of
         // showing a sentence that will change.
-        st.plan.status.track();
+        st.plan.job.status.track();
         let coming = ext.is_none() && st.plan.asked_for(to, st.seed.get());
         let say = |m: Metric| {
             let a = a_of(m);
@@ -144,9 +143,16 @@ pub fn AnswerCard() -> impl IntoView {
             }
         });
         let bands = st.bands.get();
+        let spread = st.spread.get();
+        let annotators_busy = matches!(st.status.get(), crate::state::Status::Busy { ref stage, .. } if stage == "annotators");
         let note = match bands.as_deref() {
             Some(b) => format!(
-                "95% interval over items: where the point would fall for another set of items from the same population ({} resamples{}). The panels' band shows the same over items or, with the box unticked, over repeats: how much one collection of N annotators varies for these very items.",
+                "{} ({} resamples{}). The panels' band shows the item interval or, with the box unticked, the spread over repeats: how much one collection of N annotators varies for these very items.",
+                match (&spread, annotators_busy) {
+                    (Some(s), _) => format!("95% interval over items and annotators: where the point would fall for another set of items and other annotators from the same populations — the item bootstrap widened by the annotators' share of the variance, from leaving out {} groups of annotators in turn (as annosat curves does for a file that says who voted)", s.groups),
+                    (None, true) => "95% interval over items, for now: the annotators' share is being computed (leaving out groups of annotators in turn)".into(),
+                    (None, false) => "95% interval over items: where the point would fall for another set of items from the same population".into(),
+                },
                 b.resamples,
                 if b.blocks { format!(" of {} random blocks of items", b.units) } else { String::new() }
             ),
@@ -174,50 +180,29 @@ pub fn AnswerCard() -> impl IntoView {
 fn ExtrapolationStatus(has: bool) -> impl IntoView {
     let st = expect_context::<St>();
     move || {
-        let status = st.plan.status.get();
+        let status = st.plan.job.status.get();
         let (to, seed) = (st.headline_to.get(), st.seed.get());
         if has {
             return None;
         }
         if st.plan.asked_for(to, seed) {
-            let PlanStatus::Busy { done, since } = status else {
+            let JobStatus::Busy { done, since } = status else {
                 return None;
             };
-            let elapsed = (now_ms() - since) / 1000.0;
-            let left = if (0.02..1.0).contains(&done) && elapsed > 1.0 {
-                format!(
-                    " · about {:.0} s left",
-                    (elapsed * (1.0 - done) / done).max(1.0)
-                )
-            } else {
-                String::new()
-            };
-            let stop = move |_| {
-                crate::bridge::cancel();
-                st.plan.status.set(PlanStatus::Stopped);
-                // Target-side work, if any, went with the workers (as the Plan room's Stop says).
-                if matches!(st.status.get_untracked(), crate::state::Status::Busy { .. }) {
-                    st.status.set(crate::state::Status::Stopped(
-                        "Stopped with the extrapolation: the curves shown are from before.".into(),
-                    ));
-                }
-            };
-            return Some(
-                view! {
-                    <p class="status" id="headline-status" data-state="busy">
-                        {format!("Computing the answer beyond your votes… {:.0}%{left}", done * 100.0)}
-                        <progress max="1" value=done></progress>
-                        <button class="link" id="headline-stop" on:click=stop>"Stop"</button>
-                    </p>
-                }
-                .into_any(),
-            );
+            let doing = "Computing the answer beyond your votes…";
+            return Some(busy_line(
+                "headline-status",
+                doing,
+                done,
+                since,
+                move || st.stop_job(st.plan.job),
+            ));
         }
         let why = match status {
-            PlanStatus::Failed(e) => format!("The extrapolation did not run: {e} "),
-            PlanStatus::Stopped => "Stopped before the extrapolation finished. ".into(),
-            PlanStatus::Busy { .. } => "The Plan room's tool is running; ".into(),
-            PlanStatus::Idle => String::new(),
+            JobStatus::Failed(e) => format!("The extrapolation did not run: {e} "),
+            JobStatus::Stopped => "Stopped before the extrapolation finished. ".into(),
+            JobStatus::Busy { .. } => "The Plan room's tool is running; ".into(),
+            JobStatus::Idle | JobStatus::Preparing => String::new(),
         };
         Some(
             view! {

@@ -7,7 +7,6 @@ pub mod chart;
 mod items;
 mod multilabel;
 
-use crate::clock::now_ms;
 use crate::curve_chart::title;
 use crate::state::{St, Status, REPEATS, SYNTHETIC};
 use annosat_core::curves::Metric;
@@ -40,20 +39,6 @@ pub fn TargetRoom() -> impl IntoView {
         }>
             <MultilabelView />
         </Show>
-    }
-}
-
-/// "about 12 s left" from the share done and the time taken so far (once there is enough to go on).
-fn time_left(done: f64, since: f64) -> String {
-    let elapsed = (now_ms() - since) / 1000.0;
-    if !(0.02..1.0).contains(&done) || elapsed < 1.0 {
-        return String::new();
-    }
-    let left = elapsed * (1.0 - done) / done;
-    if left < 60.0 {
-        format!(" · about {:.0} s left", left.max(1.0))
-    } else {
-        format!(" · about {:.0} min left", (left / 60.0).ceil())
     }
 }
 
@@ -98,9 +83,10 @@ fn StatusLine() -> impl IntoView {
                 "parse" => "reading the file",
                 "compute" => "computing the curves",
                 "intervals" => "curves drawn; item intervals (resampling the items)",
+                "annotators" => "item intervals drawn; the annotators' share (leaving out groups of annotators in turn)",
                 other => other,
             };
-            let text = format!("{what}… {:.0}%{}", done * 100.0, time_left(done, since));
+            let text = format!("{what}… {:.0}%{}", done * 100.0, crate::room_jobs::time_left(done, since));
             view! {
                 <p class="status" id="status" data-state="busy">{text}
                     <progress max="1" value=done></progress>
