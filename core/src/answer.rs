@@ -452,16 +452,24 @@ fn between(iv: &ItemInterval, grid_end: u32) -> String {
 /// extrapolated to 100 votes per item; within the data 8, bounded by your 10 votes".
 pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
     let pct = (a.x * 100.0).round();
-    let at = |p: &Point, end: u32| {
+    let at = |p: &Point, end: u32, annotators: bool| {
         let n = p.n.map_or(format!("more than {end}"), |n| n.to_string());
+        let over = if annotators {
+            "items and annotators"
+        } else {
+            "items"
+        };
         match &p.items {
-            Some(iv) => format!("N = {n} (items {})", range(iv, end)),
+            Some(iv) => format!("N = {n} ({over} {})", range(iv, end)),
             None => format!("N = {n}"),
         }
     };
     let name = a.metric.name();
     if !a.bounded_by_votes {
-        return format!("{name}: {pct}% by {}", at(&a.point, a.votes));
+        return format!(
+            "{name}: {pct}% by {}",
+            at(&a.point, a.votes, a.over_annotators)
+        );
     }
     // "by N = 8", or that the curve never gets there.
     let own = a
@@ -486,7 +494,7 @@ pub fn short(a: &MetricAnswer, ext: Option<&Extrapolated>) -> String {
             };
             format!(
                 "{name}: {pct}% by {}, extrapolated to {to}; within the data {own}, bounded by {}",
-                at(&e.answer.point, e.answer.votes),
+                at(&e.answer.point, e.answer.votes, e.answer.over_annotators),
                 a.votes_words()
             )
         }

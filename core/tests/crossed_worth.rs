@@ -60,8 +60,10 @@ fn the_crossed_worth_interval_covers_the_population_nu() {
     )
     .unwrap()
     .worth;
-    let metrics = [WorthMetric::Jsd, WorthMetric::Kl, WorthMetric::SquaredError];
-    let (mut items, mut both, mut n) = ([0u32; 3], [0u32; 3], [0u32; 3]);
+    // The expert's KL and majority agreement lie above the pool and its entropy correlation is
+    // undefined (one vote per item): the two metrics with a population ν.
+    let metrics = [WorthMetric::Jsd, WorthMetric::SquaredError];
+    let (mut items, mut both, mut n) = ([0u32; 2], [0u32; 2], [0u32; 2]);
     for d in 0..DATASETS {
         let syn = generate(&SynthConfig {
             seed: d,
@@ -110,5 +112,5 @@ fn the_crossed_worth_interval_covers_the_population_nu() {
         assert!(share >= 0.90, "{}: {share}", m.key());
         assert!(both[j] >= items[j], "{}: {both:?} {items:?}", m.key());
     }
-    assert!(n.iter().filter(|&&x| x > 0).count() >= 2, "{n:?}");
+    assert!(n.iter().all(|&x| x > 0), "{n:?}");
 }

@@ -139,7 +139,7 @@ test('the headline extrapolation shows progress, Stop stops it, and the button r
   await page.setInputFiles('#upload', votesPath('snow2008_rte'));
   await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
   await page.locator('#headline-status[data-state="busy"] progress').waitFor({ timeout: 60_000 });
-  await page.click('#headline-stop');
+  await page.click('#headline-status-stop');
   await page.locator('#headline-extrapolate').waitFor();
   assert.match(await page.locator('#headline-status').textContent(), /Stopped before the extrapolation finished/);
   // The curves stay, nothing is extrapolated, and the target side is not left busy.

@@ -68,8 +68,8 @@ test('a bundled source: the original SNLI annotators in ChaosNLI annotators, equ
   await page.locator('#sources-bootstrap').dispatchEvent('change');
   await page.locator('#sources-splits').dispatchEvent('change');
   await page.click('#sources-run');
-  await page.locator('#sources-status[data-state="busy"] #sources-stop').waitFor({ timeout: 30_000 });
-  await page.click('#sources-stop');
+  await page.locator('#sources-status[data-state="busy"] #sources-status-stop').waitFor({ timeout: 30_000 });
+  await page.click("#sources-status-stop");
   await page.locator('#sources-status[data-state="stopped"]').waitFor();
   assert.equal(await page.locator('#sources-sentences li').count(), 5, 'the earlier result stays');
   await page.fill('#sources-splits', '3');

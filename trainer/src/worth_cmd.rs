@@ -168,6 +168,7 @@ pub fn run(a: Args) -> Result<()> {
             out.insert("only_source".into(), w.only_source.len().into());
             out.insert("j_over_e".into(), serde_json::json!(w.j_over_e));
             out.insert("closed_form_nu".into(), serde_json::json!(w.closed_form_nu));
+            out.insert("over_annotators".into(), w.over_annotators.into());
             // A source with worker ids that is not a panel: how its workers spread.
             out.insert("crowd".into(), serde_json::json!(r.crowd));
             if let Some(p) = &panel {

@@ -25,11 +25,15 @@ fn cell(m: &MetricWorth) -> String {
         None if low => format!("<{}", m.floor),
         None => format!(">{pool}"),
     };
-    let iv = format!("[{}, {}]", end(m.lo, true), end(m.hi, false));
+    // No end inside the curve: no interval (as `MetricWorth::words` says it).
+    let iv = match (m.lo, m.hi) {
+        (None, None) => String::new(),
+        (lo, hi) => format!(" [{}, {}]", end(lo, true), end(hi, false)),
+    };
     match (m.nu, m.bound) {
-        (Some(nu), _) => format!("{nu:.2} {iv}"),
-        (None, Some(annosat_core::worth::Bound::Below)) => format!("<{} {iv}", m.floor),
-        (None, Some(annosat_core::worth::Bound::Above)) => format!(">{pool} {iv}"),
+        (Some(nu), _) => format!("{nu:.2}{iv}"),
+        (None, Some(annosat_core::worth::Bound::Below)) => format!("<{}{iv}", m.floor),
+        (None, Some(annosat_core::worth::Bound::Above)) => format!(">{pool}{iv}"),
         (None, None) => "undefined".into(),
     }
 }
@@ -68,9 +72,9 @@ fn summary(r: &Ranking) -> String {
         "items and reference splits"
     };
     let mut s = format!(
-        "{} annotators ranked, lowest first; {below} detectably below one typical annotator (the {} interval wholly under 1). Intervals: 95% over {over}.",
+        "{} annotators ranked, lowest first; {below} detectably below one typical annotator (their {} ν's interval wholly under 1). Intervals: 95% over {over}.",
         r.rows.len(),
-        FLAG_METRIC.key()
+        super::chart::label(FLAG_METRIC)
     );
     if r.unranked > 0 {
         s.push_str(&format!(
