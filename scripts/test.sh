@@ -21,7 +21,7 @@
 #      the tab (train.test.mjs, own.test.mjs), the Plan room's extrapolation of a 5-vote upload
 #      (plan.test.mjs) and its agreement and adaptive tools against the CLI (plan-tools.test.mjs),
 #      the Target room's answer card: item intervals and a 10-vote upload's extrapolated headline
-#      equal to `annosat curves` (answer.test.mjs), the Sources room against `annosat worth` (sources.test.mjs),
+#      equal to `annosat curves` (answer.test.mjs), the Sources room against `annosat worth` (sources.test.mjs) and `annosat annotators` on a long upload with intervals over annotators (annotators.test.mjs),
 #      the bundled multilabel set and a multilabel upload against `annosat curves` (multilabel.test.mjs),
 #      multilabel heads trained in the tab against `annosat sweep` on the same features (multilabel-train.test.mjs),
 #      the site under a sub-path,
@@ -119,7 +119,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs answer.test.mjs sources.test.mjs multilabel.test.mjs multilabel-train.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs answer.test.mjs sources.test.mjs annotators.test.mjs multilabel.test.mjs multilabel-train.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

@@ -87,6 +87,7 @@ test('an uploaded long file: crossed intervals as the CLI computes them, and the
   await page.click('#tab-sources');
   await page.click('#rank-start');
   await page.locator('#rank-status[data-state="idle"]').waitFor({ timeout: 120_000 });
+  assert.ok(await page.locator('#rank-start').isEnabled(), 'the button runs it again');
   const csv = cli(['annotators', '--votes', file()]);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#rank-csv')]);
   assert.equal(fs.readFileSync(await download.path(), 'utf8'), csv, 'the CSV is the CLI\'s');

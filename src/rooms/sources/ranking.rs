@@ -146,7 +146,7 @@ pub(super) fn AnnotatorRanking() -> impl IntoView {
                     <h3>"Your annotators: who pulls their weight"</h3>
                     <p>"Each annotator of this file in typical annotators: their votes measured against the other annotators' on the items they labelled (1 ≈ a typical annotator, below 1 a careless one), with a Dawid–Skene estimate of how often they give an item's true class. "
                     <code>"annosat annotators --votes …"</code>" prints the same numbers."</p>
-                    <button id="rank-start" prop:disabled=move || src.rank.busy() || matches!(src.rank.status.get(), JobStatus::Busy { .. }) on:click=start>"Rank the annotators"</button>
+                    <button id="rank-start" prop:disabled=move || matches!(src.rank.status.get(), JobStatus::Busy { .. }) on:click=start>"Rank the annotators"</button>
                     {status}
                     {table}
                 </section>
