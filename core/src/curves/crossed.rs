@@ -19,7 +19,8 @@
 //!   the item interval with each half widened to √(half² + 1.96²·(V_g − V_0)) ([`widen`]).
 //!
 //! The curves keep each left-out run's mean curves ([`AnnotatorSpread`]), so any target share or
-//! tolerance is read without running them again; `worth` and the annotator ranking run the same
+//! tolerance is read without running them again; past half a million votes they use fewer groups
+//! ([`groups_for`]) to bound the work; `worth` and the annotator ranking run the same
 //! [`leave_out`] on their own quantity.
 //!
 //! Checked in `core/tests/crossed.rs`: on synthetic crowds of 12 annotators with their own
@@ -35,6 +36,18 @@ use serde::{Deserialize, Serialize};
 
 /// Most annotator groups the jackknife leaves out one at a time (each costs two runs).
 pub const MAX_GROUPS: usize = 50;
+/// Fewest groups the curves' jackknife uses on a large file.
+pub const MIN_GROUPS: usize = 10;
+/// Votes up to which the curves' jackknife uses all [`MAX_GROUPS`] groups; past it, fewer, in
+/// proportion, so a file of millions of votes costs about as much as one of half a million.
+pub const FULL_GROUPS_VOTES: usize = 500_000;
+
+/// The curves' number of groups for a file of `votes` votes: [`MAX_GROUPS`] up to
+/// [`FULL_GROUPS_VOTES`], then fewer in proportion, never below [`MIN_GROUPS`].
+pub fn groups_for(votes: usize) -> usize {
+    let scaled = MAX_GROUPS * FULL_GROUPS_VOTES / votes.max(1);
+    scaled.clamp(MIN_GROUPS, MAX_GROUPS)
+}
 const PURPOSE_GROUPS: u64 = 0xC_1;
 const PURPOSE_REPLACE: u64 = 0xC_2;
 
@@ -127,7 +140,8 @@ impl AnnotatorSpread {
                 .map(|&m| c.points(m).iter().map(|p| p.mean).collect())
                 .collect())
         };
-        let Some(out) = leave_out(table, cfg.seed, MAX_GROUPS, &mut run, progress)? else {
+        let groups = groups_for(table.annotations().len());
+        let Some(out) = leave_out(table, cfg.seed, groups, &mut run, progress)? else {
             return Ok(None);
         };
         Ok(Some(AnnotatorSpread {
@@ -305,6 +319,9 @@ mod tests {
             assert_eq!(null.total(i), 3);
         }
         assert_eq!(jackknife(&[1.0, 3.0]), 0.5 * 2.0);
+        assert_eq!(groups_for(90_000), MAX_GROUPS);
+        assert_eq!(groups_for(1_000_000), 25);
+        assert_eq!(groups_for(10_000_000), MIN_GROUPS);
         assert_eq!(annotator_share(&[1.0, 3.0], &[2.0, 2.0]), 1.0);
         assert_eq!(out.annotations().len(), 12, "who voted is kept");
         let iv = ItemInterval {
