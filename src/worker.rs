@@ -421,5 +421,16 @@ pub fn start() {
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
+    // `annosat_memory()`: this worker's wasm memory in bytes, for the soak benchmark
+    // (scripts/soak.sh samples it every minute).
+    let memory = Closure::<dyn Fn() -> f64>::new(|| {
+        wasm_bindgen::memory()
+            .unchecked_into::<js_sys::WebAssembly::Memory>()
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as f64
+    });
+    let _ = js_sys::Reflect::set(&js_sys::global(), &"annosat_memory".into(), memory.as_ref());
+    memory.forget();
     post(&Response::Ready);
 }
