@@ -3,12 +3,12 @@
 //! they do from all (annosat_core::agreement), as CSV or JSON.
 
 use crate::format::Format;
+use crate::shared_args::SubsampleArgs;
 use annosat_core::agreement::{agreement, AgreeConfig, DsConfig, Level};
 use annosat_core::VoteTable;
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use serde_json::json;
-use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum LevelArg {
@@ -19,20 +19,8 @@ pub enum LevelArg {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
-    /// Dawid–Skene needs the long form (annotator ids).
-    #[arg(long)]
-    votes: PathBuf,
-    /// Annotator budgets N, comma-separated. Default: every N from 1 to the most votes an item
-    /// has (α from 2: one vote has no pair).
-    #[arg(long, value_delimiter = ',')]
-    n: Vec<u32>,
-    /// Random subsamples per N; the interval is the 2.5–97.5th percentile over repeats.
-    #[arg(long, default_value_t = 50)]
-    repeats: u32,
-    /// Seed for every random draw.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
+    #[command(flatten)]
+    sub: SubsampleArgs,
     /// α's level of measurement: nominal (classes unordered), ordinal (ranked, in --order) or
     /// interval (the class names are numbers).
     #[arg(long, value_enum, default_value = "nominal")]
@@ -69,19 +57,19 @@ pub fn level_of(table: &VoteTable, level: LevelArg, order: &[String]) -> Result<
 }
 
 pub fn run(a: Args) -> Result<()> {
-    if a.repeats == 0 {
+    if a.sub.repeats == 0 {
         bail!("--repeats must be at least 1");
     }
     if a.max_iter == 0 {
         bail!("--max-iter must be at least 1");
     }
-    let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
+    let table = crate::util::load_votes(&a.sub.votes, a.skip_empty_items)?;
     let level = level_of(&table, a.level, &a.order)?;
     let cfg = AgreeConfig {
         level,
-        grid: a.n.clone(),
-        repeats: a.repeats,
-        seed: a.seed,
+        grid: a.sub.n.clone(),
+        repeats: a.sub.repeats,
+        seed: a.sub.seed,
         ds: DsConfig {
             max_iter: a.max_iter,
             tol: a.tol,
@@ -89,11 +77,13 @@ pub fn run(a: Args) -> Result<()> {
     };
     let result = agreement(&table, &cfg, &mut |_, _| {});
     let (alpha, agg) = (&result.alpha, &result.aggregation);
-    let dropped: Vec<u32> =
-        a.n.iter()
-            .copied()
-            .filter(|n| !agg.grid.contains(n))
-            .collect();
+    let dropped: Vec<u32> = a
+        .sub
+        .n
+        .iter()
+        .copied()
+        .filter(|n| !agg.grid.contains(n))
+        .collect();
     if !dropped.is_empty() {
         eprintln!(
             "note: no item has more than {} votes: skipped N = {dropped:?}",
@@ -114,7 +104,7 @@ pub fn run(a: Args) -> Result<()> {
             d.runs,
             a.max_iter
         ),
-        None => eprintln!("note: no annotator ids in {} (wide counts): Dawid–Skene needs the long form item_id,annotator_id,label; majority vote only", a.votes.display()),
+        None => eprintln!("note: no annotator ids in {} (wide counts): Dawid–Skene needs the long form item_id,annotator_id,label; majority vote only", a.sub.votes.display()),
     }
     if agg.grid.is_empty() {
         bail!(
@@ -131,8 +121,8 @@ pub fn run(a: Args) -> Result<()> {
                 .map(|(n, m, p)| json!({"n": n, "metric": m, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd}))
                 .collect();
             serde_json::to_string_pretty(&json!({
-                "level": name, "full": alpha.full, "grid": agg.grid, "repeats": a.repeats,
-                "seed": a.seed, "items": agg.items, "dawid_skene": agg.dawid_skene, "points": points,
+                "level": name, "full": alpha.full, "grid": agg.grid, "repeats": a.sub.repeats,
+                "seed": a.sub.seed, "items": agg.items, "dawid_skene": agg.dawid_skene, "points": points,
             }))? + "\n"
         }
     };

@@ -3,6 +3,7 @@
 use crate::curve_args::{eps_of, parse_within, Resample};
 use crate::curves_json::to_json;
 use crate::format::Format;
+use crate::shared_args::SubsampleArgs;
 use annosat_core::answer::{self, Extrapolated, MetricAnswer};
 use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{CurveConfig, Curves, Metric, Prepared, Reference};
@@ -14,19 +15,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
-    #[arg(long)]
-    votes: PathBuf,
-    /// Annotator budgets N, comma-separated (e.g. 1,3,10,100). Default: every N from 1 to the largest
-    /// number of votes an item has. N above that is skipped with a note.
-    #[arg(long, value_delimiter = ',')]
-    n: Vec<u32>,
-    /// Random subsamples per N; the interval is the 2.5–97.5th percentile over repeats.
-    #[arg(long, default_value_t = 50)]
-    repeats: u32,
-    /// Seed for every random draw; the same seed gives the same numbers here and in the app.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
+    #[command(flatten)]
+    sub: SubsampleArgs,
     /// Add-α pseudo-count for `kl` = KL(p_full ‖ p̃_N), so missed classes stay finite. Default 1/K.
     #[arg(long)]
     alpha: Option<f64>,
@@ -99,14 +89,14 @@ fn multilabel_votes(
     if !a.multilabel && !detected && !empty_label {
         return Ok(None);
     }
-    let bytes = std::fs::read(&a.votes)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.votes.display()))?;
+    let bytes = std::fs::read(&a.sub.votes)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.sub.votes.display()))?;
     match import::multilabel::parse_multilabel(&bytes) {
         Ok((t, r)) if !empty_label || t.has_several_labels_in_a_rating() => Ok(Some((t, r))),
         Ok(_) => Ok(None),
         Err(e) if a.multilabel || detected => Err(anyhow::anyhow!(
             "{} is not a valid multilabel vote file: {e}",
-            a.votes.display()
+            a.sub.votes.display()
         )),
         Err(_) => Ok(None),
     }
@@ -158,7 +148,7 @@ pub fn run(a: Args) -> Result<()> {
     let single = if a.multilabel {
         None
     } else {
-        Some(crate::util::load_votes(&a.votes, a.skip_empty_items))
+        Some(crate::util::load_votes(&a.sub.votes, a.skip_empty_items))
     };
     let failed = single.as_ref().and_then(|r| r.as_ref().err());
     if let Some((table, report)) = multilabel_votes(&a, failed)? {
@@ -176,9 +166,9 @@ pub fn run(a: Args) -> Result<()> {
             &table,
             &report,
             &crate::curves_multilabel::MlArgs {
-                n: a.n.clone(),
-                repeats: a.repeats,
-                seed: a.seed,
+                n: a.sub.n.clone(),
+                repeats: a.sub.repeats,
+                seed: a.sub.seed,
                 bootstrap: a.bootstrap,
                 target: a.target,
                 format: a.format,
@@ -208,19 +198,21 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     let cfg = CurveConfig {
-        grid: a.n.clone(),
-        repeats: a.repeats,
-        seed: a.seed,
+        grid: a.sub.n.clone(),
+        repeats: a.sub.repeats,
+        seed: a.sub.seed,
         alpha: a.alpha,
         reference,
         bootstrap: a.bootstrap,
     };
     let curves = compute_parallel(&table, &cfg)?;
-    let dropped: Vec<u32> =
-        a.n.iter()
-            .copied()
-            .filter(|n| !curves.grid.contains(n))
-            .collect();
+    let dropped: Vec<u32> = a
+        .sub
+        .n
+        .iter()
+        .copied()
+        .filter(|n| !curves.grid.contains(n))
+        .collect();
     if !dropped.is_empty() {
         let max = curves.grid.last().copied().unwrap_or(0);
         eprintln!(
@@ -239,7 +231,8 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     // With --n ending below the votes, the curves end where the grid does: nothing to extrapolate.
-    let partial = curves.grid.last().copied().unwrap_or(0) < table.max_total() && !a.n.is_empty();
+    let partial =
+        curves.grid.last().copied().unwrap_or(0) < table.max_total() && !a.sub.n.is_empty();
     let spread = annotator_spread(&a, &file, &cfg)?;
     let answers: Vec<MetricAnswer> = Metric::ALL
         .iter()

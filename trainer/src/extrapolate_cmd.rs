@@ -6,37 +6,25 @@
 use crate::curve_args::{eps_of, parse_reference};
 use crate::curves_json::to_json_with;
 use crate::format::Format;
+use crate::shared_args::SubsampleArgs;
 use annosat_core::curves::{CurveConfig, Reference};
 use annosat_core::extrapolate::{self, check, Components, ExtrapolateConfig, ReferenceVotes};
 use anyhow::{bail, Result};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Vote file: wide `item_id,<class…>` counts or long `item_id,annotator_id,label` (auto-detected).
-    #[arg(long)]
-    votes: PathBuf,
+    #[command(flatten)]
+    sub: SubsampleArgs,
     /// M': the votes per item the curves are for. The output compares with `annosat curves` on data
     /// that have M' votes per item (at N = M' both compare p_M' with itself). `inf` compares p_N,
     /// N votes drawn with replacement, with the items' true distributions instead.
     #[arg(long, value_name = "M|inf", value_parser = parse_reference)]
     reference_votes: ReferenceVotes,
-    /// Annotator budgets N, comma-separated. Default: every N from 1 to M' (to 100 with `inf`).
-    #[arg(long, value_delimiter = ',')]
-    n: Vec<u32>,
-    /// Random subsamples per N, spread over the posterior draws; the interval is the 2.5–97.5th
-    /// percentile over repeats, so it holds both the items' uncertain true distributions and how
-    /// much N annotators vary.
-    #[arg(long, default_value_t = 50)]
-    repeats: u32,
     /// Posterior tables (plausible true distributions for every item) the repeats are spread over.
     #[arg(long, default_value_t = 10)]
     draws: u32,
-    /// Seed for every random draw.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
     /// Add-α pseudo-count for `kl`, as in `annosat curves`. Default 1/K.
     #[arg(long)]
     alpha: Option<f64>,
@@ -80,18 +68,18 @@ fn parse_components(s: &str) -> Result<Components, String> {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let table = crate::util::load_votes(&a.votes, a.skip_empty_items)?;
+    let table = crate::util::load_votes(&a.sub.votes, a.skip_empty_items)?;
     let cfg = ExtrapolateConfig {
         reference_votes: a.reference_votes,
         curves: CurveConfig {
-            grid: a.n.clone(),
-            repeats: a.repeats,
-            seed: a.seed,
+            grid: a.sub.n.clone(),
+            repeats: a.sub.repeats,
+            seed: a.sub.seed,
             alpha: a.alpha,
             reference: Reference::Full,
             bootstrap: a.bootstrap,
         },
-        draws: a.draws.min(a.repeats.max(1)),
+        draws: a.draws.min(a.sub.repeats.max(1)),
         components: a.components,
     };
     if !a.check.is_empty() {
@@ -103,7 +91,7 @@ pub fn run(a: Args) -> Result<()> {
                 "--check {m}: each vote count to extrapolate from must be at least 2 and below --reference-votes ({r})"
             );
         }
-        let per = a.repeats as u64
+        let per = a.sub.repeats as u64
             + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64;
         let bar =
             crate::util::progress(a.check.len() as u64 * per * a.check_seeds as u64, "repeats");
@@ -111,7 +99,7 @@ pub fn run(a: Args) -> Result<()> {
         for s in 0..a.check_seeds as u64 {
             let scfg = ExtrapolateConfig {
                 curves: CurveConfig {
-                    seed: a.seed + s,
+                    seed: a.sub.seed + s,
                     ..cfg.curves.clone()
                 },
                 ..cfg.clone()
@@ -149,7 +137,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         let fmt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v}"));
         let mut out = String::from("metric,m,n,actual,extrapolated,relative_error\n");
-        for r in rows.iter().filter(|r| r.seed == a.seed) {
+        for r in rows.iter().filter(|r| r.seed == a.sub.seed) {
             writeln!(
                 out,
                 "{},{},{},{},{},{}",
@@ -173,7 +161,8 @@ pub fn run(a: Args) -> Result<()> {
         None => table,
     };
     let bar = crate::util::progress(
-        a.repeats as u64 + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64,
+        a.sub.repeats as u64
+            + a.bootstrap as u64 * extrapolate::bootstrap::REPEATS_PER_RESAMPLE as u64,
         "repeats",
     );
     let ext = extrapolate::extrapolate(&table, &cfg, &mut |d, _| bar.set_position(d as u64))?;

@@ -13,6 +13,7 @@
 
 use crate::encoder::{BertEncoder, Encoder};
 use crate::finetune_head::{Head, TAG_FINETUNE};
+use crate::shared_args::EncoderArgs;
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_heads::arms::{self, Arm, RunTargets};
@@ -26,12 +27,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Dataset folder (votes.csv + items.jsonl).
-    #[arg(long)]
-    pub data: PathBuf,
-    /// Encoder checkpoint (default: all-MiniLM-L6-v2 from scripts/fetch-model.sh).
-    #[arg(long)]
-    pub model_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub enc: EncoderArgs,
     /// Training arm (hard, ls0.1, soft, dirichlet, sls, multipass, …).
     #[arg(long, default_value = "soft")]
     pub arm: String,
@@ -126,15 +123,15 @@ pub fn run(a: Args) -> Result<()> {
         Some(s) => (0..s).collect(),
         None => vec![a.run.model_seed],
     };
-    let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
+    let mut table = crate::util::load_votes(&a.enc.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
     }
-    let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
+    let t = texts::read(&a.enc.data.join("items.jsonl"), table.item_ids())?;
     let shared = Shared {
         a: &a,
         dev: device(&a.device)?,
-        model_dir: a.model_dir.clone().unwrap_or_else(default_model_dir),
+        model_dir: a.enc.model_dir.clone().unwrap_or_else(default_model_dir),
         k: table.num_classes(),
         parts: item_split(table.num_items(), a.run.split_seed),
         table: &table,
@@ -390,7 +387,7 @@ fn write_results(
     all_ns: &[u32],
     results: &[NResult],
 ) -> Result<()> {
-    let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.data), "arm": names.join(","), "device": a.device,
+    let mut body = serde_json::json!({"dataset": crate::util::dataset_name(&a.enc.data), "arm": names.join(","), "device": a.device,
         "split": a.run.split_seed, "seed": a.run.model_seed, "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "limit": a.limit, "results": results});
     match a.shard {
         Some(s) => {
@@ -418,7 +415,7 @@ fn export(
     t: &texts::ItemTexts,
     groups: &[GroupResult],
 ) -> Result<()> {
-    let name = format!("{}_finetune", crate::util::dataset_name(&a.data));
+    let name = format!("{}_finetune", crate::util::dataset_name(&a.enc.data));
     let ids = table.item_ids().to_vec();
     let prep = Dataset {
         name: name.clone(),
@@ -446,7 +443,7 @@ fn export(
     };
     let command = format!(
         "annosat finetune --data <data>/{} --arms {} --ns {} --split {} --seeds {} --epochs {} --batch {} --lr {} --device {}{} --export <models>",
-        crate::util::dataset_name(&a.data),
+        crate::util::dataset_name(&a.enc.data),
         groups.first().map(|g| g.runs.iter().map(|r| r.arm.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(",")).unwrap_or_default(),
         a.ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","),
         a.run.split_seed,

@@ -14,6 +14,7 @@
 
 use crate::encoder::layer::TrainableLayer;
 use crate::finetune_head::{Head, TAG_FINETUNE_TOP};
+use crate::shared_args::EncoderArgs;
 use crate::texts::{self, Layout};
 use crate::util::{atomic_write, default_model_dir};
 use annosat_encoder::frozen::FrozenBert;
@@ -30,11 +31,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Dataset folder (votes.csv + items.jsonl with premise and hypothesis).
-    #[arg(long)]
-    pub data: PathBuf,
-    #[arg(long)]
-    pub model_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub enc: EncoderArgs,
     /// Arms (static ones: hard, ls<ε>, soft, dirichlet).
     #[arg(long, value_delimiter = ',', default_values_t = ["hard".to_string(), "ls0.1".to_string(), "soft".to_string()])]
     pub arms: Vec<String>,
@@ -198,16 +196,16 @@ struct RunOut {
 /// Caches the lower layers' states once, checks the split against the full encoder, then trains
 /// the top layers and a head for each arm × N.
 pub fn run(a: Args) -> Result<()> {
-    let mut table = crate::util::load_votes(&a.data.join("votes.csv"), false)?;
+    let mut table = crate::util::load_votes(&a.enc.data.join("votes.csv"), false)?;
     if let Some(l) = a.limit {
         table = table.reordered(&(0..l.min(table.num_items())).collect::<Vec<_>>());
     }
-    let t = texts::read(&a.data.join("items.jsonl"), table.item_ids())?;
+    let t = texts::read(&a.enc.data.join("items.jsonl"), table.item_ids())?;
     if t.layout != Layout::Pair {
         bail!("finetune-top needs premise/hypothesis pairs");
     }
     let n_items = table.num_items();
-    let model_dir = a.model_dir.clone().unwrap_or_else(default_model_dir);
+    let model_dir = a.enc.model_dir.clone().unwrap_or_else(default_model_dir);
     let split = Split::load(&model_dir, a.layers)?;
     let (cached, cache_s) = Cached::new(&split, &t, a.layers)?;
     let diff = check_split(&split, &cached, &model_dir, a.layers)?;
@@ -248,7 +246,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     if let Some(path) = &a.out {
         let body = serde_json::json!({
-            "dataset": crate::util::dataset_name(&a.data), "layers": a.layers, "split": a.run.split_seed, "seed": a.run.model_seed,
+            "dataset": crate::util::dataset_name(&a.enc.data), "layers": a.layers, "split": a.run.split_seed, "seed": a.run.model_seed,
             "epochs": a.epochs, "batch": a.batch, "lr": a.lr, "head_lr": a.head_lr, "limit": a.limit,
             "cache_seconds": cache_s, "split_check_max_diff": diff, "runs": out,
         });

@@ -31,6 +31,8 @@ mod distance_cmd;
 #[cfg(feature = "models")]
 mod embed_cmd;
 #[cfg(feature = "models")]
+mod embedding;
+#[cfg(feature = "models")]
 mod encoder;
 mod extrapolate_cmd;
 #[cfg(feature = "models")]
@@ -45,9 +47,12 @@ mod finetune_merge;
 mod finetune_top_cmd;
 mod format;
 #[cfg(feature = "models")]
+mod head_sets;
+#[cfg(feature = "models")]
 mod plan_cmd;
 mod pool_cmd;
 mod repro_cmd;
+mod shared_args;
 #[cfg(feature = "models")]
 mod sweep;
 #[cfg(feature = "models")]

@@ -11,7 +11,7 @@ pub mod multilabel;
 pub(crate) mod pca;
 pub mod shard;
 
-use crate::embed_cmd;
+use crate::embedding;
 use crate::util::{atomic_write, cache_root, dataset_name, progress};
 pub use annosat_core::models::{HeadConfig, SweepConfig, N_GRID};
 use annosat_heads::arms::Arm;
@@ -336,10 +336,9 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
         // A folder that brings its own head features and no texts (`annosat synth`): train on them.
         None if own.exists() && !data.join("items.jsonl").exists() => load_features(&own)?,
         None if a.features.as_deref().is_some_and(|f| f != "pair") => {
-            crate::features_cmd::build_cached(&crate::features_cmd::Args {
+            crate::head_sets::build_cached(&crate::head_sets::FeatureSpec {
                 data: data.to_path_buf(),
                 set: a.features.clone().unwrap_or_default(),
-                out: PathBuf::new(),
                 model_dir: a.model_dir.clone(),
                 features_cache: a.features_cache.clone(),
                 batch: 64,
@@ -384,14 +383,14 @@ pub fn prepare(a: &Args, data: &Path) -> Result<Dataset> {
 /// Embeds the items (cached), builds the pair features, projects them on their top `--pca`
 /// components and rounds them to f16.
 fn compute_head_features(a: &Args, data: &Path) -> Result<HeadFeatures> {
-    let embed_args = embed_cmd::Args {
+    let embed_args = embedding::EmbedSpec {
         data: data.to_path_buf(),
         model_dir: a.model_dir.clone(),
         cache: a.features_cache.clone(),
         batch: 64,
         limit: a.limit,
     };
-    let emb = embed_cmd::load(&embed_cmd::embed(&embed_args)?)?;
+    let emb = embedding::load(&embedding::embed(&embed_args)?)?;
     let (mut features, mut width) = (emb.features(), emb.layout.width(emb.dim));
     let mut layout = emb.layout.name().to_string();
     if a.pca > 0 && a.pca < width {
