@@ -220,17 +220,22 @@ pub fn load(format: Format, payload: JsValue, upload: bool) {
     });
 }
 
+/// Target-side work is replacing what the workers do: if they are busy, fresh workers, with the
+/// dataset being loaded (or else the last good one) loaded back into them.
+fn replace_if_busy(p: &mut Pool) {
+    if p.reqs.busy() && respawn(p).is_ok() {
+        if let Some(l) = p.reqs.restarted() {
+            p.reqs.reload(&l);
+            post_load(p, &l);
+        }
+        tell_lost(p);
+    }
+}
+
 /// Computes curves split over the pool; a computation still running is cancelled first.
 pub fn compute(config: annosat_core::curves::CurveConfig) {
     with_pool(|p| {
-        if p.reqs.busy() && respawn(p).is_ok() {
-            // The dataset being loaded, or else the last good one, goes into the fresh workers.
-            if let Some(l) = p.reqs.restarted() {
-                p.reqs.reload(&l);
-                post_load(p, &l);
-            }
-            tell_lost(p);
-        }
+        replace_if_busy(p);
         let (id, parts) = p.reqs.compute(config.repeats);
         for (i, part) in parts.into_iter().enumerate() {
             let req = Request::Compute {
@@ -247,13 +252,7 @@ pub fn compute(config: annosat_core::curves::CurveConfig) {
 /// computation, it replaces whatever the workers were doing.
 pub fn multilabel(config: annosat_core::multilabel::MlConfig, target: f64) {
     with_pool(|p| {
-        if p.reqs.busy() && respawn(p).is_ok() {
-            if let Some(l) = p.reqs.restarted() {
-                p.reqs.reload(&l);
-                post_load(p, &l);
-            }
-            tell_lost(p);
-        }
+        replace_if_busy(p);
         let id = p.reqs.multilabel();
         post_to(
             p,

@@ -32,14 +32,7 @@ pub(crate) fn y_desc(m: Metric) -> &'static str {
 }
 
 /// The big target-side panels (the Plan room's panels too).
-pub(crate) const LOOK: Look = Look {
-    caption_px: 16,
-    margin: 10,
-    margin_right: 22,
-    x_label_area: 38,
-    y_label_area: 58,
-    y_decimals: 2,
-};
+pub(crate) const LOOK: Look = Look::PANEL;
 
 /// The curve a bounded metric's headline is read from, drawn over the within-data one: the
 /// extrapolated curves, their item band, and the headline's point with its interval.

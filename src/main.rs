@@ -9,6 +9,7 @@ mod clock;
 mod curve_chart;
 mod data;
 mod export;
+mod figure;
 mod ml_chart;
 mod model_jobs;
 mod plan_jobs;

@@ -11,14 +11,7 @@ use plotters::prelude::*;
 pub const W: u32 = 560;
 pub const H: u32 = 300;
 
-const LOOK: Look = Look {
-    caption_px: 15,
-    margin: 10,
-    margin_right: 22,
-    x_label_area: 38,
-    y_label_area: 54,
-    y_decimals: 2,
-};
+const LOOK: Look = Look::PANEL;
 
 /// Draws one panel; the band is over items when `items` (and the report has it), else over
 /// repeats. Errors are plotters'.

@@ -28,6 +28,28 @@ pub struct Look {
     pub y_decimals: usize,
 }
 
+impl Look {
+    /// The target-side panels and their like (Plan, Sources, multilabel): every chart of a room
+    /// that shows four or five metric panels side by side.
+    pub const PANEL: Look = Look {
+        caption_px: 15,
+        margin: 10,
+        margin_right: 22,
+        x_label_area: 38,
+        y_label_area: 56,
+        y_decimals: 2,
+    };
+    /// The Models room's smaller panels (model-side values need a third decimal).
+    pub const MODEL: Look = Look {
+        caption_px: 14,
+        margin: 8,
+        margin_right: 16,
+        x_label_area: 34,
+        y_label_area: 52,
+        y_decimals: 3,
+    };
+}
+
 /// Where the x axis is: N from 1 to `x_max`, linear or log10.
 #[derive(Clone, Copy, Debug)]
 pub struct XAxis {

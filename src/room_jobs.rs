@@ -108,3 +108,54 @@ pub fn busy_line(
     }
     .into_any()
 }
+
+/// What a job's status line says in each state.
+#[derive(Clone, Copy)]
+pub struct Words {
+    /// The line's element id (its Stop button is `{id}-stop`).
+    pub id: &'static str,
+    /// While it runs: "ranking the annotators…".
+    pub doing: &'static str,
+    /// While the page prepares it (reading the user's files).
+    pub preparing: &'static str,
+    /// After its Stop: "Stopped; nothing new was ranked.".
+    pub stopped: &'static str,
+    /// Before a failure's message: "The annotators were not ranked: " (may be empty).
+    pub failed: &'static str,
+}
+
+/// "Computed in 1.2 s in one worker: {what}." — the idle line of a finished job.
+pub fn computed(ms: f64, what: &str) -> String {
+    format!("Computed in {:.1} s in one worker: {what}.", ms / 1000.0)
+}
+
+/// A job's status line: `idle` (the finished result's line, if there is one) when idle, the
+/// progress line with Stop (calling `stop`) while it runs, and what a Stop or a failure left.
+pub fn status_line(
+    status: JobStatus,
+    w: &Words,
+    idle: Option<String>,
+    stop: impl Fn() + 'static,
+) -> Option<AnyView> {
+    let id = w.id;
+    match status {
+        JobStatus::Idle => idle
+            .map(|text| view! { <p class="status" id=id data-state="idle">{text}</p> }.into_any()),
+        JobStatus::Preparing => {
+            let text = w.preparing;
+            Some(view! { <p class="status" id=id data-state="busy">{text}</p> }.into_any())
+        }
+        JobStatus::Busy { done, since } => Some(busy_line(id, w.doing, done, since, stop)),
+        JobStatus::Stopped => {
+            let text = w.stopped;
+            Some(view! { <p class="status" id=id data-state="stopped">{text}</p> }.into_any())
+        }
+        JobStatus::Failed(e) => {
+            let prefix = w.failed;
+            Some(
+                view! { <p class="error" id=id data-state="error" role="alert">{prefix}<bdi>{e}</bdi></p> }
+                    .into_any(),
+            )
+        }
+    }
+}

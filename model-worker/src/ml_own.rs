@@ -24,16 +24,7 @@ pub const MODEL_SEEDS: u64 = 1;
 /// Embeds the upload's texts and trains multilabel heads over its N grid, k-fold; answered with
 /// `MlTrained` (the export, and the head features beside it).
 pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
-    let bar = Bar { id, t0: now_ms() };
-    bar.stage("read", 0.0, "reading your files…".into());
-    let mut pool = Pool::start(job.workers)?;
-    let names = job.texts_name.clone().unwrap_or_default();
-    let p = uploads::prepare_multilabel(
-        &votes,
-        &job.votes_name,
-        texts.as_deref().map(|b| (b, names.as_str())),
-    )?;
-    drop(votes);
+    let (bar, mut pool, p) = own::open(id, &job, votes, texts, uploads::prepare_multilabel)?;
     let design = design(&p.table, &job.arms)?;
     let unique = p.texts.unique_longest_first();
     if unique.len() > MAX_TEXTS {

@@ -133,20 +133,32 @@ impl Bar {
     }
 }
 
-/// Embeds the upload's texts and trains heads over its N grid (or, for the Plan room, runs the
-/// budget planner on the embeddings): read and check, download the encoder, embed, train.
-pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
+/// The first stage of an own-data job: the progress bar, the pool (whose workers load their wasm
+/// while the files are read and the encoder fetched) and the upload read by `prepare`
+/// (`uploads::prepare` or `uploads::prepare_multilabel`); the votes' bytes are dropped after.
+pub(crate) fn open<T>(
+    id: u64,
+    job: &OwnJob,
+    votes: Vec<u8>,
+    texts: Option<Vec<u8>>,
+    prepare: impl FnOnce(&[u8], &str, Option<(&[u8], &str)>) -> Result<T>,
+) -> Result<(Bar, Pool, T)> {
     let bar = Bar { id, t0: now_ms() };
     bar.stage("read", 0.0, "reading your files…".into());
-    // The pool's workers load their wasm while the files are read and the encoder fetched.
-    let mut pool = Pool::start(job.workers)?;
+    let pool = Pool::start(job.workers)?;
     let names = job.texts_name.clone().unwrap_or_default();
-    let p = uploads::prepare(
+    let p = prepare(
         &votes,
         &job.votes_name,
         texts.as_deref().map(|b| (b, names.as_str())),
     )?;
-    drop(votes);
+    Ok((bar, pool, p))
+}
+
+/// Embeds the upload's texts and trains heads over its N grid (or, for the Plan room, runs the
+/// budget planner on the embeddings): read and check, download the encoder, embed, train.
+pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
+    let (bar, mut pool, p) = open(id, &job, votes, texts, uploads::prepare)?;
     let ns = check(&p)?;
     let unique = p.texts.unique_longest_first();
     let (download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;

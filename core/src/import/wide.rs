@@ -20,14 +20,7 @@ pub(super) fn parse_wide<'a>(
         .filter(|j| !text_cols.contains(j))
         .collect();
     // A 0/1 row per (item, annotator) under the label columns is the multilabel layout.
-    let annotator_names = [
-        "annotator_id",
-        "annotator",
-        "worker_id",
-        "worker",
-        "rater_id",
-        "rater",
-    ];
+    let annotator_names = super::multilabel::ANNOTATOR_COLUMNS;
     if let Some(&j) = class_cols.first() {
         if annotator_names.contains(&header[j].trim().to_ascii_lowercase().as_str()) {
             return Err(ImportError::at(

@@ -89,19 +89,8 @@ impl Cells {
         let cell = self.unit_of[i] as usize * self.ng + g;
         let nf = FLOATS + self.nl;
         let f = &mut self.f[cell * nf..(cell + 1) * nf];
-        let stats = [
-            at.kl,
-            at.jsd,
-            at.brier,
-            at.soft_bce,
-            exact,
-            at.x,
-            at.x * at.x,
-            at.x * yc,
-            yc,
-            yc * yc,
-        ];
-        for (slot, v) in f.iter_mut().zip(stats.iter().chain(per_label)) {
+        let stats = at.sums(exact, yc).into_iter().chain([yc, yc * yc]);
+        for (slot, v) in f.iter_mut().zip(stats.chain(per_label.iter().copied())) {
             *slot += v;
         }
         let nu = 1 + 3 * self.nl;

@@ -245,16 +245,7 @@ pub fn compute(table: &MultilabelTable, cfg: &MlConfig) -> Result<MlCurves, Stri
                 let yc = y[i] - ybar[g];
                 let s = &mut sums[(g * nr + r) * SUMS..][..SUMS];
                 let exact = (at.pred == truth[i]) as u8 as f64;
-                for (slot, v) in s.iter_mut().zip([
-                    at.kl,
-                    at.jsd,
-                    at.brier,
-                    at.soft_bce,
-                    exact,
-                    at.x,
-                    at.x * at.x,
-                    at.x * yc,
-                ]) {
+                for (slot, v) in s.iter_mut().zip(at.sums(exact, yc)) {
                     *slot += v;
                 }
                 let (tp, fp, fn_) = (

@@ -14,6 +14,24 @@ pub(super) struct ItemAt {
     pub pred: u64,
 }
 
+impl ItemAt {
+    /// The sums the curves add per item, in their slot order: KL, JS distance, Brier, soft BCE,
+    /// exact match (`exact`), then x, x² and x·y (`yc`: the item's centred entropy of all votes)
+    /// for the entropy correlation.
+    pub(super) fn sums(&self, exact: f64, yc: f64) -> [f64; 8] {
+        [
+            self.kl,
+            self.jsd,
+            self.brier,
+            self.soft_bce,
+            exact,
+            self.x,
+            self.x * self.x,
+            self.x * yc,
+        ]
+    }
+}
+
 /// F1 = 2TP / (2TP + FP + FN), undefined with no positives on either side.
 pub(super) fn f1(tp: u64, fp: u64, fn_: u64) -> Option<f64> {
     let d = 2 * tp + fp + fn_;

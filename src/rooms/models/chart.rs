@@ -46,14 +46,7 @@ pub fn css(arm: &str) -> String {
 }
 
 /// The Models room's smaller panels.
-const LOOK: Look = Look {
-    caption_px: 15,
-    margin: 8,
-    margin_right: 16,
-    x_label_area: 34,
-    y_label_area: 52,
-    y_decimals: 3,
-};
+const LOOK: Look = Look::MODEL;
 
 /// Draws one panel, with the N marker when `n` is given (on the page it is an element over the
 /// canvas instead); returns where the plotting area is.

@@ -12,14 +12,7 @@ use plotters::prelude::*;
 pub const W: u32 = 460;
 pub const H: u32 = 300;
 
-const LOOK: Look = Look {
-    caption_px: 14,
-    margin: 8,
-    margin_right: 16,
-    x_label_area: 34,
-    y_label_area: 52,
-    y_decimals: 3,
-};
+const LOOK: Look = Look::MODEL;
 
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

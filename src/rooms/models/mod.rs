@@ -324,11 +324,7 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
             Err(e) => leptos::logging::error!("model chart {}: {e}", metric.key()),
         }
     });
-    let marker = move || {
-        geom.get().map(|g| {
-            view! { <div class="n-marker" style=g.marker_style(st.n.get(), (chart::W, chart::H))></div> }
-        })
-    };
+    let marker = crate::figure::marker(geom, st.n, (chart::W, chart::H));
     let here_note = move || {
         ts.done.with(|d| match d {
             Some(t) if t.export == path2 => Some(view! {

@@ -5,6 +5,7 @@
 use super::chart::css;
 use super::ml_labels::MlLabelTable;
 use super::ml_panel::{draw, H, W};
+use crate::figure;
 use crate::plot::Geom;
 use crate::state::St;
 use annosat_core::multilabel::export::{MlExport, FILE};
@@ -115,35 +116,20 @@ fn MlPanel(e: Arc<MlExport>, metric: MlModelMetric) -> impl IntoView {
             }
         });
     }
-    let marker = move || {
-        geom.get().map(
-            |g| view! { <div class="n-marker" style=g.marker_style(st.n.get(), (W, H))></div> },
-        )
+    let marker = figure::marker(geom, st.n, (W, H));
+    let export = move || {
+        let file = format!("annosat-{}-models-{}.svg", e.dataset, metric.name());
+        figure::download_svg((W, H), &file, |root| {
+            let _ = draw(root, &e, metric, Some(st.n.get_untracked()));
+        });
     };
-    let export_svg = move |_| {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-            let _ = draw(&root, &e, metric, Some(st.n.get_untracked()));
-        }
-        crate::export::download_text(
-            &svg,
-            "image/svg+xml",
-            &format!("annosat-{}-models-{}.svg", e.dataset, metric.name()),
-        );
-    };
-    view! {
-        <figure class="chart" data-metric=metric.name()>
-            <div class="chart-wrap">
-                <canvas node_ref=canvas width=W.to_string() height=H.to_string()
-                    data-metric=metric.name() aria-label=metric.title()></canvas>
-                {marker}
-            </div>
-            <figcaption>
-                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
-            </figcaption>
-        </figure>
-    }
+    figure::svg_figure(
+        (metric.name(), metric.title()),
+        (W, H),
+        canvas,
+        marker,
+        export,
+    )
 }
 
 /// Soft against hard at every N and metric: the paired difference with its interval and outcome.

@@ -9,7 +9,7 @@ mod tools;
 
 use crate::curve_chart::{draw, H, W};
 use crate::plan_jobs::{self as state, Tool};
-use crate::room_jobs::{busy_line, JobStatus};
+use crate::room_jobs::{computed, status_line, JobStatus, Words};
 use crate::state::{St, REPEATS};
 use annosat_core::curves::Metric;
 use leptos::html;
@@ -86,38 +86,44 @@ pub(crate) fn PlanStatusLine(tool: Tool) -> impl IntoView {
         Tool::Agree => "computing agreement and aggregation vs N…",
         Tool::Adaptive => "simulating the allocation policies…",
     };
+    let words = Words {
+        id,
+        doing,
+        preparing: "",
+        stopped: "Stopped; nothing new was computed.",
+        failed: "",
+    };
     move || {
         if plan.tool.get() != tool {
             return None;
         }
-        match plan.job.status.get() {
-            JobStatus::Idle | JobStatus::Preparing => {
-                let (ms, seed, what) = match tool {
-                    Tool::Extrapolate => plan.result.get().map(|r| {
-                        (r.ms, r.seed, format!("{REPEATS} repeats over {} posterior draws", state::DRAWS))
-                    })?,
-                    Tool::Agree => plan.agreement.get().map(|r| {
-                        (r.ms, r.seed, format!("{} repeats per N", r.value.alpha.repeats))
-                    })?,
-                    Tool::Adaptive => plan.adaptive.get().map(|r| {
-                        (r.ms, r.seed, format!("{} simulations per policy", r.value.config.repeats))
-                    })?,
-                };
-                let text = format!("Computed in {:.1} s in one worker: {what}, seed {seed}.", ms / 1000.0);
-                Some(view! { <p class="status" id=id data-state="idle">{text}</p> }.into_any())
-            }
-            JobStatus::Busy { done, since } => {
-                Some(busy_line(id, doing, done, since, move || st.stop_job(plan.job)))
-            }
-            JobStatus::Stopped => Some(
-                view! { <p class="status" id=id data-state="stopped">"Stopped; nothing new was computed."</p> }
-                    .into_any(),
-            ),
-            JobStatus::Failed(e) => Some(
-                view! { <p class="error" id=id data-state="error" role="alert"><bdi>{e}</bdi></p> }
-                    .into_any(),
-            ),
+        let idle = match tool {
+            Tool::Extrapolate => plan.result.get().map(|r| {
+                (
+                    r.ms,
+                    r.seed,
+                    format!("{REPEATS} repeats over {} posterior draws", state::DRAWS),
+                )
+            }),
+            Tool::Agree => plan.agreement.get().map(|r| {
+                (
+                    r.ms,
+                    r.seed,
+                    format!("{} repeats per N", r.value.alpha.repeats),
+                )
+            }),
+            Tool::Adaptive => plan.adaptive.get().map(|r| {
+                (
+                    r.ms,
+                    r.seed,
+                    format!("{} simulations per policy", r.value.config.repeats),
+                )
+            }),
         }
+        .map(|(ms, seed, what)| computed(ms, &format!("{what}, seed {seed}")));
+        status_line(plan.job.status.get(), &words, idle, move || {
+            st.stop_job(plan.job)
+        })
     }
 }
 

@@ -10,14 +10,7 @@ use plotters::prelude::*;
 pub const W: u32 = 520;
 pub const H: u32 = 300;
 
-const LOOK: Look = Look {
-    caption_px: 15,
-    margin: 10,
-    margin_right: 18,
-    x_label_area: 36,
-    y_label_area: 56,
-    y_decimals: 2,
-};
+const LOOK: Look = Look::PANEL;
 
 pub fn title(m: WorthMetric) -> &'static str {
     match m {

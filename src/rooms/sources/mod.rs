@@ -12,7 +12,7 @@ mod ranking;
 mod result;
 pub mod state;
 
-use crate::room_jobs::{busy_line, JobStatus};
+use crate::room_jobs::{computed, status_line, JobStatus, Words};
 use crate::state::St;
 use leptos::prelude::*;
 use pick::Picker;
@@ -121,31 +121,25 @@ fn upload_name(files: &[(String, String)]) -> String {
 fn Status() -> impl IntoView {
     let st = expect_context::<St>();
     let src = st.sources;
+    let words = Words {
+        id: "sources-status",
+        doing: "measuring the source against the human curve…",
+        preparing: "Reading the source…",
+        stopped: "Stopped; nothing new was measured.",
+        failed: "The source was not measured: ",
+    };
     move || {
-        match src.job.status.get() {
-        JobStatus::Idle => src.shown(&st.dataset.get()).map(|r| {
-            let text = format!(
-                "Computed in {:.1} s in one worker: {} reference splits × {} item resamples, {} human repeats, split seed {}.",
-                r.ms / 1000.0, r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
-            );
-            view! { <p class="status" id="sources-status" data-state="idle">{text}</p> }.into_any()
-        }),
-        JobStatus::Preparing => Some(
-            view! { <p class="status" id="sources-status" data-state="busy">"Reading the source…"</p> }.into_any(),
-        ),
-        JobStatus::Busy { done, since } => Some(busy_line(
-            "sources-status",
-            "measuring the source against the human curve…",
-            done,
-            since,
-            move || st.stop_job(src.job),
-        )),
-        JobStatus::Stopped => Some(
-            view! { <p class="status" id="sources-status" data-state="stopped">"Stopped; nothing new was measured."</p> }.into_any(),
-        ),
-        JobStatus::Failed(e) => Some(
-            view! { <p class="error" id="sources-status" data-state="error" role="alert">"The source was not measured: " <bdi>{e}</bdi></p> }.into_any(),
-        ),
-    }
+        let idle = src.shown(&st.dataset.get()).map(|r| {
+            computed(
+                r.ms,
+                &format!(
+                    "{} reference splits × {} item resamples, {} human repeats, split seed {}",
+                    r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
+                ),
+            )
+        });
+        status_line(src.job.status.get(), &words, idle, move || {
+            st.stop_job(src.job)
+        })
     }
 }

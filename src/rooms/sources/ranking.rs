@@ -3,7 +3,7 @@
 //! a Dawid–Skene accuracy and who is detectably below one. The numbers are the core's
 //! (`worth::rank`), the CSV the CLI's.
 
-use crate::room_jobs::{busy_line, JobStatus};
+use crate::room_jobs::{computed, status_line, JobStatus, Words};
 use crate::state::St;
 use annosat_core::worth::rank::{AnnotatorRow, Ranking, FLAG_METRIC, MIN_ITEMS};
 use annosat_core::worth::{MetricWorth, WorthMetric};
@@ -94,29 +94,26 @@ pub(super) fn AnnotatorRanking() -> impl IntoView {
             .with(|s| s.as_ref().is_some_and(|s| s.annotators.is_some()))
     };
     let start = move |_| src.start_rank(st.seed.get_untracked(), st.dataset.get_untracked());
+    let words = Words {
+        id: "rank-status",
+        doing: "ranking the annotators…",
+        preparing: "",
+        stopped: "Stopped; nothing new was ranked.",
+        failed: "The annotators were not ranked: ",
+    };
     let status = move || {
-        match src.rank.status.get() {
-        JobStatus::Busy { done, since } => Some(busy_line(
-            "rank-status",
-            "ranking the annotators…",
-            done,
-            since,
-            move || st.stop_job(src.rank),
-        )),
-        JobStatus::Idle | JobStatus::Preparing => src.ranking_shown(&st.dataset.get()).map(|r| {
-            let text = format!(
-                "Computed in {:.1} s in one worker: {} reference splits × {} item resamples, {} human repeats, split seed {}.",
-                r.ms / 1000.0, r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
-            );
-            view! { <p class="status" id="rank-status" data-state="idle">{text}</p> }.into_any()
-        }),
-        JobStatus::Stopped => Some(
-            view! { <p class="status" id="rank-status" data-state="stopped">"Stopped; nothing new was ranked."</p> }.into_any(),
-        ),
-        JobStatus::Failed(e) => Some(
-            view! { <p class="error" id="rank-status" data-state="error" role="alert">"The annotators were not ranked: " <bdi>{e}</bdi></p> }.into_any(),
-        ),
-    }
+        let idle = src.ranking_shown(&st.dataset.get()).map(|r| {
+            computed(
+                r.ms,
+                &format!(
+                    "{} reference splits × {} item resamples, {} human repeats, split seed {}",
+                    r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
+                ),
+            )
+        });
+        status_line(src.rank.status.get(), &words, idle, move || {
+            st.stop_job(src.rank)
+        })
     };
     let table = move || {
         let r = src.ranking_shown(&st.dataset.get())?;

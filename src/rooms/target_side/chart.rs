@@ -74,11 +74,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         });
     }
     // The red N marker over the canvas, placed in percent of the canvas (which CSS scales).
-    let marker = move || {
-        geom.get().map(|g| {
-            view! { <div class="n-marker" style=g.marker_style(st.n.get(), (W, H))></div> }
-        })
-    };
+    let marker = crate::figure::marker(geom, st.n, (W, H));
     let on_move = {
         move |ev: web_sys::MouseEvent| {
             let Some(el) = canvas.get() else { return };
@@ -153,17 +149,20 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         let (Some(c), Some(s)) = (st.curves.get_untracked(), sat.get_untracked()) else {
             return;
         };
-        let mut svg = String::new();
         let bands = st
             .item_band
             .get_untracked()
             .then(|| st.bands.get_untracked())
             .flatten();
-        {
-            let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let file = format!(
+            "annosat-{}-{}.svg",
+            st.dataset.get_untracked(),
+            metric.name()
+        );
+        crate::figure::download_svg((W, H), &file, |root| {
             let over = overlay_untracked();
             let _ = draw(
-                &root,
+                root,
                 &c,
                 metric,
                 Some(st.n.get_untracked()),
@@ -171,16 +170,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 st.logx.get_untracked(),
                 as_overlay(&over).as_ref(),
             );
-        }
-        export::download_text(
-            &svg,
-            "image/svg+xml",
-            &format!(
-                "annosat-{}-{}.svg",
-                st.dataset.get_untracked(),
-                metric.name()
-            ),
-        );
+        });
     };
     let selected = move || st.metric.get() == metric;
     view! {

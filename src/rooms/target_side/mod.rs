@@ -109,9 +109,10 @@ fn StatusLine() -> impl IntoView {
     }
 }
 
-/// Whether the panels' band is over items (the item bootstrap) or over repeats.
+/// Whether the panels' band is over items (the item bootstrap) or over repeats (the single-label
+/// and the multilabel panels alike).
 #[component]
-fn BandToggle() -> impl IntoView {
+pub(super) fn BandToggle() -> impl IntoView {
     let st = expect_context::<St>();
     view! {
         <p class="band-toggle">

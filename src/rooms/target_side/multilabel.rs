@@ -2,6 +2,7 @@
 //! metric in words, readouts at the slider's N, one panel per metric and the per-label table —
 //! all from the core's `MlReport`, the report `annosat curves` prints as JSON.
 
+use crate::figure;
 use crate::ml_chart::{draw, H, W};
 use crate::plot::{self, Geom};
 use crate::state::St;
@@ -32,13 +33,7 @@ pub fn MultilabelView() -> impl IntoView {
     view! {
         <MlAnswer />
         <MlReadouts />
-        <p class="band-toggle">
-            <label>
-                <input type="checkbox" id="item-band" prop:checked=move || st.item_band.get()
-                    on:change=move |ev| st.item_band.set(event_target_checked(&ev)) />
-                " Band: 95% over items (unticked: over repeats)"
-            </label>
-        </p>
+        <super::BandToggle />
         <section class="charts ml-charts">
             {MlMetric::ALL.into_iter().map(|m| view! { <MlChart metric=m /> }).collect::<Vec<_>>()}
         </section>
@@ -145,48 +140,33 @@ fn MlChart(metric: MlMetric) -> impl IntoView {
             Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
         }
     });
-    let marker = move || {
-        geom.get().map(|g| {
-            view! { <div class="n-marker" style=g.marker_style(st.n.get(), (W, H))></div> }
-        })
-    };
-    let export_svg = move |_| {
+    let marker = figure::marker(geom, st.n, (W, H));
+    let export = move || {
         let Some(r) = st.ml.get_untracked() else {
             return;
         };
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let file = format!(
+            "annosat-{}-{}.svg",
+            st.dataset.get_untracked(),
+            metric.name()
+        );
+        figure::download_svg((W, H), &file, |root| {
             let _ = draw(
-                &root,
+                root,
                 r.metric(metric),
                 st.item_band.get_untracked(),
                 Some(st.n.get_untracked()),
                 st.logx.get_untracked(),
             );
-        }
-        crate::export::download_text(
-            &svg,
-            "image/svg+xml",
-            &format!(
-                "annosat-{}-{}.svg",
-                st.dataset.get_untracked(),
-                metric.name()
-            ),
-        );
+        });
     };
-    view! {
-        <figure class="chart" data-metric=metric.name()>
-            <div class="chart-wrap">
-                <canvas node_ref=canvas width=W.to_string() height=H.to_string()
-                    data-metric=metric.name() aria-label=metric.title()></canvas>
-                {marker}
-            </div>
-            <figcaption>
-                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
-            </figcaption>
-        </figure>
-    }
+    figure::svg_figure(
+        (metric.name(), metric.title()),
+        (W, H),
+        canvas,
+        marker,
+        export,
+    )
 }
 
 /// Per label: how common it is and where its own JS distance saturates (which labels need more
