@@ -6,18 +6,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, annosat } from './harness.mjs';
 
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
 
-function cli(args) {
-  const bin = process.env.ANNOSAT_CLI;
-  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-}
+const cli = annosat;
 
 /** A seeded generator (mulberry32), so the file is the same on every run. */
 function rng(seed) {

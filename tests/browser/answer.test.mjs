@@ -5,8 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots, votesPath } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, votesPath, annosat } from './harness.mjs';
 
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
@@ -14,10 +13,7 @@ after(async () => { await ctx?.close(); await server?.close(); });
 
 /** `annosat curves … --format json` with its stderr (the sentences). */
 function cli(votes, args = []) {
-  const bin = process.env.ANNOSAT_CLI;
-  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return JSON.parse(execFileSync(bin, ['curves', '--votes', votes, '--format', 'json', ...args],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  return JSON.parse(annosat(['curves', '--votes', votes, '--format', 'json', ...args]));
 }
 
 async function rows(page) {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -45,11 +46,41 @@ export async function browser() {
   return ctx;
 }
 
-/** `annosat curves … --format csv` parsed into { `${n}/${metric}`: {mean, lo, hi} } (strings as printed). */
-export function cliCurves(votes, args) {
+/** A server and a browser for a test file, started before its tests and closed after them; with
+ * `record`, every URL the context requests (the workers' fetches too) is pushed onto it. */
+export function setUp({ record } = {}) {
+  const env = {};
+  before(async () => {
+    env.server = await serve();
+    env.ctx = await browser();
+    if (record) env.ctx.on('request', (r) => record.push(r.url()));
+  });
+  after(async () => { await env.ctx?.close(); await env.server?.close(); });
+  return env;
+}
+
+/** Records, in `window.__stages`, every text the element `selector` shows (a short stage can pass
+ * between two polls of a waiting locator). */
+export async function recordStages(page, selector) {
+  await page.evaluate((sel) => {
+    window.__stages = [];
+    new MutationObserver(() => {
+      const t = document.querySelector(sel)?.textContent;
+      if (t && window.__stages.at(-1) !== t) window.__stages.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, selector);
+}
+
+/** What `annosat ARGS…` prints on stdout (stderr dropped): the CLI the browser tests compare with. */
+export function annosat(args) {
   const cli = process.env.ANNOSAT_CLI;
   if (!cli) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  const out = execFileSync(cli, ['curves', '--votes', votes, '--format', 'csv', ...args], { encoding: 'utf8' });
+  return execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+/** `annosat curves … --format csv` parsed into { `${n}/${metric}`: {mean, lo, hi} } (strings as printed). */
+export function cliCurves(votes, args) {
+  const out = annosat(['curves', '--votes', votes, '--format', 'csv', ...args]);
   const [header, ...rows] = out.trim().split('\n');
   if (header !== 'n,metric,mean,lo,hi') throw new Error(`unexpected header ${header}`);
   return Object.fromEntries(rows.map((r) => { const [n, m, mean, lo, hi] = r.split(','); return [`${n}/${m}`, { mean, lo, hi }]; }));

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, recordStages } from './harness.mjs';
 
 const dir = path.join(process.env.ANNOSAT_DATA || '', 'crowdtruth_medrelex');
 const have = fs.existsSync(path.join(dir, 'ratings_multilabel.csv'));
@@ -78,13 +78,7 @@ test('multilabel heads trained in the tab: 2 workers = 1 worker, the CLI on the 
     const page = await openApp(ctx, server.url, `?model_workers=${k}`);
     await upload(page, file('medrelex150.csv', csv), { name: 'items.jsonl', mimeType: 'application/json', buffer: Buffer.from(jsonl) });
     if (k === 2) {
-      await page.evaluate(() => {
-        window.__stages = [];
-        new MutationObserver(() => {
-          const t = document.querySelector('#own-status')?.textContent;
-          if (t && window.__stages.at(-1) !== t) window.__stages.push(t);
-        }).observe(document.body, { subtree: true, childList: true, characterData: true });
-      });
+      await recordStages(page, '#own-status');
     }
     runs[k] = await train(page);
     if (k === 2) {

@@ -7,8 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, annosat } from './harness.mjs';
 
 const METRICS = ['kl', 'jsd', 'brier', 'soft_bce', 'entropy_corr', 'macro_f1', 'micro_f1', 'exact_set'];
 const dir = path.join(process.env.ANNOSAT_DATA || '', 'crowdtruth_medrelex');
@@ -19,10 +18,7 @@ before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
 
 function cli(file) {
-  const bin = process.env.ANNOSAT_CLI;
-  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return JSON.parse(execFileSync(bin, ['curves', '--votes', path.join(dir, file), '--format', 'json'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  return JSON.parse(annosat(['curves', '--votes', path.join(dir, file), '--format', 'json']));
 }
 
 async function sameAsCli(page, want, n) {

@@ -3,22 +3,17 @@
 // trained over the N grid; the embeddings equal `annosat embed` on the same F16 checkpoint within
 // 1e-4 per component; no request leaves the page's origin; a reload takes the encoder from the
 // Cache API; bad text inputs get clear messages and the app keeps its data.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots, root, votesPath } from './harness.mjs';
+import { openApp, idle, shots, root, votesPath, setUp, recordStages } from './harness.mjs';
 
-let server, ctx;
 const requests = [];
-before(async () => {
-  server = await serve();
-  ctx = await browser();
-  ctx.on('request', (r) => requests.push(r.url()));
-});
-after(async () => { await ctx?.close(); await server?.close(); });
+// Context-wide: also sees what the workers fetch.
+const env = setUp({ record: requests });
 
 const ITEMS = 60;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-own-'));
@@ -67,17 +62,11 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   fs.writeFileSync(path.join(data, 'votes.csv'), [['item_id', ...classes].join(','), ...votes.map((r) => r.join(','))].join('\n') + '\n');
   fs.writeFileSync(path.join(data, 'items.jsonl'), votes.map(([id]) => JSON.stringify(items.get(id))).join('\n') + '\n');
 
-  const page = await openApp(ctx, server.url);
+  const page = await openApp(env.ctx, env.server.url);
   await toOwn(page, file('snli60.csv', wide));
   // One bar across the stages, with the stage's detail and time left. Every text the status takes
   // is recorded (a short stage can pass between two polls of a waiting locator).
-  await page.evaluate(() => {
-    window.__stages = [];
-    new MutationObserver(() => {
-      const t = document.querySelector('#own-status')?.textContent;
-      if (t && window.__stages.at(-1) !== t) window.__stages.push(t);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await recordStages(page, '#own-status');
   await page.click('#own-train');
   await page.locator('#own-status', { hasText: /folds? [\d, and]+ of 10: training heads( in \d+ workers)?: epochs? [\d, and]+ of at most 60/ }).waitFor({ timeout: 300_000 });
   const early = await page.evaluate(() => window.__stages);
@@ -116,7 +105,7 @@ test('an upload with texts: embedded and trained in the tab, embeddings equal th
   fs.writeFileSync(path.join(shots, 'embed-agreement.json'), JSON.stringify({ items: ITEMS, max_abs_diff: worst }));
   assert.ok(worst <= 1e-4, `embeddings differ by ${worst}`);
 
-  const foreign = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('blob:') && !u.startsWith('data:'));
+  const foreign = requests.filter((u) => !u.startsWith(env.server.url) && !u.startsWith('blob:') && !u.startsWith('data:'));
   assert.deepEqual(foreign, [], 'every request is to the page\'s own origin');
   assert.deepEqual(page.errors, []);
 
@@ -167,7 +156,7 @@ test('a pool of two model workers embeds and trains exactly as one, and Stop end
     ...votes.map(([id, ...c]) => [q(id), q(items.get(id).premise), q(items.get(id).hypothesis), ...c].join(','))].join('\n');
   const runs = {};
   for (const k of [1, 2]) {
-    const page = await openApp(ctx, server.url, `?model_workers=${k}`);
+    const page = await openApp(env.ctx, env.server.url, `?model_workers=${k}`);
     await toOwn(page, file('snli60.csv', wide));
     await page.click('#own-train');
     const sum = page.locator('#own-summary');
@@ -201,7 +190,7 @@ test('a pool of two model workers embeds and trains exactly as one, and Stop end
 
   // Stop while the pool trains: the job is cancelled, the page's workers that remain are the curve
   // workers, and a new job runs.
-  const page = await openApp(ctx, server.url, '?model_workers=2');
+  const page = await openApp(env.ctx, env.server.url, '?model_workers=2');
   const curveWorkers = page.workers().length;
   await toOwn(page, file('snli60.csv', wide));
   await page.click('#own-train');
@@ -221,7 +210,7 @@ test('a pool of two model workers embeds and trains exactly as one, and Stop end
 });
 
 test('texts that cannot be used get clear messages, and the upload stays', async () => {
-  const page = await openApp(ctx, server.url);
+  const page = await openApp(env.ctx, env.server.url);
   const plain = 'item_id,yes,no\na,3,1\nb,0,4\nc,2,2\n';
   await toOwn(page, file('plain.csv', plain));
   await page.click('#own-train');

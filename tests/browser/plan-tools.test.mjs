@@ -6,19 +6,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, annosat } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
 
-function cli(args) {
-  const bin = process.env.ANNOSAT_CLI;
-  if (!bin) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-}
+const cli = annosat;
 
 function data(...parts) {
   const dir = process.env.ANNOSAT_DATA;

@@ -5,8 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, annosat } from './harness.mjs';
 
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
@@ -14,10 +13,7 @@ after(async () => { await ctx?.close(); await server?.close(); });
 
 /** `annosat extrapolate … --format json` on a file. */
 function cliExtrapolate(votes, args) {
-  const cli = process.env.ANNOSAT_CLI;
-  if (!cli) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return JSON.parse(execFileSync(cli, ['extrapolate', '--votes', votes, '--format', 'json', ...args],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  return JSON.parse(annosat(['extrapolate', '--votes', votes, '--format', 'json', ...args]));
 }
 
 async function csvDownload(page) {

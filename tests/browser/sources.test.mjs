@@ -8,17 +8,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, openApp, idle, shots } from './harness.mjs';
+import { serve, browser, openApp, idle, shots, annosat } from './harness.mjs';
 
 let server, ctx;
 before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
 
 function cliWorth(args) {
-  const cli = process.env.ANNOSAT_CLI;
-  if (!cli) throw new Error('set ANNOSAT_CLI to the annosat binary (scripts/test.sh does)');
-  return execFileSync(cli, ['worth', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return annosat(['worth', ...args]);
 }
 
 function data(...p) {

@@ -2,21 +2,15 @@
 // only when the user trains; hard and soft at N=10 on ChaosNLI-SNLI (fold 0 of 10, model seed 0)
 // reproduce the committed export (same best epoch, every metric within 1e-4); progress shows
 // epochs and time left; cancel stops the work and the page stays responsive.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openApp, shots } from './harness.mjs';
+import { openApp, shots, setUp } from './harness.mjs';
 
-let server, ctx;
 const requests = [];
-before(async () => {
-  server = await serve();
-  ctx = await browser();
-  // Context-wide: also sees what the workers fetch.
-  ctx.on('request', (r) => requests.push(r.url()));
-});
-after(async () => { await ctx?.close(); await server?.close(); });
+// Context-wide: also sees what the workers fetch.
+const env = setUp({ record: requests });
 
 const TOL = 1e-4;
 
@@ -28,7 +22,7 @@ async function onlyArms(page, arms) {
 }
 
 test('hard and soft at N=10 trained in the tab equal the committed export', async () => {
-  const page = await openApp(ctx, server.url, '?room=models&n=10');
+  const page = await openApp(env.ctx, env.server.url, '?room=models&n=10');
   await page.locator('#train-n').waitFor({ timeout: 60_000 });
   assert.ok(!requests.some((u) => u.includes('annosat-model-worker')), 'the model worker is not fetched before training');
   await onlyArms(page, ['hard', 'soft']);
@@ -63,7 +57,7 @@ test('hard and soft at N=10 trained in the tab equal the committed export', asyn
 });
 
 test('training over the grid shows progress and can be cancelled; the page stays responsive', async () => {
-  const page = await openApp(ctx, server.url, '?room=models&n=10');
+  const page = await openApp(env.ctx, env.server.url, '?room=models&n=10');
   await page.locator('#train-grid').waitFor({ timeout: 60_000 });
   await page.click('#train-grid');
   await page.locator('#train-status', { hasText: /epoch [1-9]\d* of/ }).waitFor({ timeout: 120_000 });
