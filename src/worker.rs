@@ -2,6 +2,7 @@
 //! main thread never runs anything heavy. It answers one request at a time; the page cancels a
 //! stale computation by terminating the worker and starting a fresh one.
 
+use crate::blob_reader::{blob_reader, Payload};
 use crate::limits;
 use crate::protocol::{Format, Request, Response, MOVERS, SCATTER_POINTS};
 use annosat_core::curves::{item_draws, Prepared};
@@ -64,62 +65,6 @@ fn progress(id: u64, stage: &'static str) -> impl FnMut(f64) {
             });
         }
     }
-}
-
-/// A `File` read in slices with the worker's synchronous reader, so an upload is never held whole
-/// (not in JS, not in wasm) next to the table it becomes.
-struct BlobReader {
-    blob: web_sys::Blob,
-    reader: web_sys::FileReaderSync,
-    /// Next byte of the blob to fetch, and the slice fetched last with how much of it was used.
-    pos: f64,
-    chunk: Vec<u8>,
-    used: usize,
-}
-
-/// Bytes fetched per slice.
-const SLICE: f64 = 4.0 * 1024.0 * 1024.0;
-
-impl std::io::Read for BlobReader {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.used == self.chunk.len() {
-            let end = (self.pos + SLICE).min(self.blob.size());
-            if self.pos >= end {
-                return Ok(0);
-            }
-            let slice = self
-                .blob
-                .slice_with_f64_and_f64(self.pos, end)
-                .and_then(|b| self.reader.read_as_array_buffer(&b))
-                .map_err(|e| std::io::Error::other(format!("{e:?}")))?;
-            self.chunk = js_sys::Uint8Array::new(&slice).to_vec();
-            self.used = 0;
-            self.pos = end;
-        }
-        let n = buf.len().min(self.chunk.len() - self.used);
-        buf[..n].copy_from_slice(&self.chunk[self.used..self.used + n]);
-        self.used += n;
-        Ok(n)
-    }
-}
-
-/// What came with a load: bundle bytes, or the user's file to stream.
-enum Payload {
-    Bytes(Vec<u8>),
-    File(web_sys::Blob),
-}
-
-/// A `File` streamed from its start.
-fn blob_reader(blob: web_sys::Blob) -> Result<BlobReader, String> {
-    let reader =
-        web_sys::FileReaderSync::new().map_err(|e| format!("cannot read the file: {e:?}"))?;
-    Ok(BlobReader {
-        blob,
-        reader,
-        pos: 0.0,
-        chunk: Vec::new(),
-        used: 0,
-    })
 }
 
 /// Reads a user's CSV within the app's limits ([`limits`]); notes say what was skipped. A file the

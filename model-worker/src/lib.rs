@@ -5,6 +5,8 @@
 #[cfg(feature = "worker")]
 mod design;
 #[cfg(feature = "worker")]
+mod encoder_files;
+#[cfg(feature = "worker")]
 mod ml_own;
 #[cfg(feature = "worker")]
 mod own;

@@ -3,9 +3,11 @@
 //! — one task per (fold, model seed) group — and scored by the code `annosat sweep` runs
 //! (`annosat_heads::ml_sweep`), so the tab's export is the CLI's on the same head features.
 
-use crate::own::{self, eta_as, Bar, DOWNLOAD, EMBED, ENCODER, MIN_ITEMS};
+use crate::encoder_files::{download_encoder, DOWNLOAD};
+use crate::own::{self, EMBED, ENCODER, MIN_ITEMS};
 use crate::pool::Pool;
 use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
+use crate::reply::{eta_as, Bar};
 use crate::reply::{now_ms, post_with_bytes};
 use crate::uploads;
 use annosat_core::models::N_GRID;
@@ -33,7 +35,7 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
             unique.len()
         );
     }
-    let (download_ms, cached) = own::download_encoder(&job.encoder_url, &bar).await?;
+    let (download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
     let te = now_ms();
     let (all, dim) = own::embed(&mut pool, &job.encoder_url, &unique, bar).await?;
     let embed_ms = now_ms() - te;

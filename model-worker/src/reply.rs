@@ -79,3 +79,36 @@ pub(crate) fn requested(runs: Vec<annosat_heads::RunResult>, names: &[String]) -
         })
         .collect()
 }
+
+/// " · about 12 s left" from the share done and the time so far.
+pub(crate) fn eta(done: f64, elapsed_ms: f64) -> String {
+    eta_as(done, elapsed_ms, "about")
+}
+
+/// `bound`: "about", or "at most" where the stage may end early (training stops early).
+pub(crate) fn eta_as(done: f64, elapsed_ms: f64, bound: &str) -> String {
+    if done <= 0.0 {
+        return String::new();
+    }
+    let left = elapsed_ms / done * (1.0 - done) / 1000.0;
+    format!(" · {bound} {left:.0} s left")
+}
+
+/// The job's one progress bar: each stage posts where it is, with the time since the job began.
+#[derive(Clone, Copy)]
+pub(crate) struct Bar {
+    pub(crate) id: u64,
+    pub(crate) t0: f64,
+}
+
+impl Bar {
+    pub(crate) fn stage(&self, stage: &str, done: f64, detail: String) {
+        post(&TrainResponse::Stage {
+            id: self.id,
+            stage: stage.into(),
+            done,
+            detail,
+            elapsed_ms: now_ms() - self.t0,
+        })
+    }
+}

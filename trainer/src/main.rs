@@ -25,6 +25,7 @@ mod bundle_cmd;
 mod cli_words;
 mod curve_args;
 mod curves_cmd;
+mod curves_headline;
 mod curves_json;
 mod curves_multilabel;
 mod distance_cmd;

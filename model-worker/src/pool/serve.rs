@@ -101,7 +101,7 @@ async fn embed_batch(url: &str, texts: Vec<String>) -> Result<Reply> {
     let bert = match kept {
         Some(b) => b,
         None => {
-            let b = Rc::new(crate::own::load_encoder(url).await?);
+            let b = Rc::new(crate::encoder_files::load_encoder(url).await?);
             ENCODER.with(|e| *e.borrow_mut() = Some((url.to_string(), b.clone())));
             b
         }
