@@ -5,12 +5,8 @@
 #   scripts/bench-answer.sh [--docs]   --docs also writes the run into docs/speed.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-. scripts/env.sh
-ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
-export ANNOSAT_DATA
-t0=$(date +%s)
-stamp() { printf '== bench-answer: %s (%d s)\n' "$*" "$(($(date +%s) - t0))" >&2; }
+bench_name=bench-answer
+. scripts/bench-preamble.sh
 koniq="$ANNOSAT_DATA/../incoming/koniq10k/votes.csv"
 [ -f "$koniq" ] || { echo "bench-answer: KonIQ-10k's votes.csv not found beside the data folder (incoming/koniq10k)" >&2; exit 1; }
 cargo build -q --locked --profile native -p annosat-trainer --no-default-features

@@ -13,12 +13,8 @@ readme=0
 if [ "${1:-}" = --readme ]; then readme=1; shift; fi
 # Sizes for votes/s: 10 K to 10 M items (5–100 votes each), and the goals' 50 MB upload (2.4 M).
 SCALE_SIZES=(10000 100000 1000000 2400000 10000000)
-bash scripts/setup.sh
-. scripts/env.sh
-ANNOSAT_DATA=$(bash scripts/fetch-data.sh --app)
-export ANNOSAT_DATA
-t0=$(date +%s)
-stamp() { printf '== bench: %s (%d s)\n' "$*" "$(($(date +%s) - t0))" >&2; }
+bench_name=bench
+. scripts/bench-preamble.sh
 cargo build -q --release --locked -p annosat-core --example time_curves
 export ANNOSAT_TIME_CURVES="$CARGO_TARGET_DIR/release/examples/time_curves"
 trunk build --release >/dev/null
