@@ -9,16 +9,8 @@ use std::process::Command;
 fn adaptive_on_snli_prints_every_policy_metric_and_budget() {
     let votes = data_dir().join("chaosnli_snli/votes.csv");
     let votes = votes.to_str().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_annosat"))
-        .args(["adaptive", "--votes", votes, "--n", "5,8", "--repeats", "4"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let csv = String::from_utf8(out.stdout).unwrap();
+    let (csv, log) =
+        annosat_logged(&["adaptive", "--votes", votes, "--n", "5,8", "--repeats", "4"]);
     let rows: Vec<Vec<&str>> = csv
         .lines()
         .skip(1)
@@ -32,7 +24,6 @@ fn adaptive_on_snli_prints_every_policy_metric_and_budget() {
             assert_eq!(&r[6..], &["0", "0", "0"], "uniform minus itself: {r:?}");
         }
     }
-    let log = String::from_utf8_lossy(&out.stderr);
     assert!(log.contains("1514 items with at least 3 votes"), "{log}");
     assert!(
         log.contains("disagreement vs uniform, majority_agreement: better at budgets"),

@@ -118,16 +118,8 @@ fn dawid_skene_equals_crowd_kit() {
             continue;
         }
         let anns = anns.to_str().unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
-            .args(["aggregate", "--votes", anns, "--method", "dawid-skene"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let log = String::from_utf8_lossy(&out.stderr);
+        let (stdout, log) =
+            annosat_logged(&["aggregate", "--votes", anns, "--method", "dawid-skene"]);
         let rounds: u64 = log
             .split("Dawid–Skene: ")
             .nth(1)
@@ -140,7 +132,7 @@ fn dawid_skene_equals_crowd_kit() {
             theirs["iterations"].as_u64().unwrap(),
             "{name}: EM rounds"
         );
-        let mut rdr = csv::Reader::from_reader(&out.stdout[..]);
+        let mut rdr = csv::Reader::from_reader(stdout.as_bytes());
         let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
         let mut worst = 0.0f64;
         let mut items = 0;

@@ -32,16 +32,18 @@ pub fn data_dir() -> PathBuf {
 
 /// Runs the `annosat` binary and returns stdout; panics with stderr on failure.
 pub fn annosat(args: &[&str]) -> String {
+    annosat_logged(args).0
+}
+
+/// Runs the `annosat` binary and returns stdout and stderr; panics with stderr on failure.
+pub fn annosat_logged(args: &[&str]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_annosat"))
         .args(args)
         .output()
         .expect("run annosat");
-    assert!(
-        out.status.success(),
-        "annosat {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "annosat {args:?} failed: {log}");
+    (String::from_utf8(out.stdout).unwrap(), log)
 }
 
 /// Runs the numpy reference script; panics with a hint when numpy/scipy are missing.
