@@ -1,7 +1,7 @@
 //! The bookkeeping of the page's requests to its worker pool, with no browser types in it (so it is
 //! unit-tested natively): request ids, the latest request of each kind, the parts of a split
 //! computation and of a load every worker must answer, the last good dataset and what to do when a
-//! load fails or a worker dies. `bridge.rs` moves messages; the page (`state.rs`) only applies the
+//! load fails or a worker dies. `bridge.rs` moves messages; the page (`state/`) only applies the
 //! [`Answer`]s this hands out, which are always fresh.
 
 use crate::protocol::{Format, JobKind, JobOutcome, Response};

@@ -1,6 +1,6 @@
 //! One shape for the page's side of every worker job (`protocol::Job`): its status, its progress
 //! line with the time left and a Stop button. A room keeps a [`JobSt`] per tool channel and adds
-//! only what its results are; the answers reach it through `St::on_job` (state.rs). A leaf
+//! only what its results are; the answers reach it through `St::on_job` (state/on_answer.rs). A leaf
 //! module: it knows no room and not the page state.
 
 use crate::clock::now_ms;

@@ -4,9 +4,7 @@
 use crate::bridge;
 use crate::room_jobs::JobStatus;
 use annosat_app::protocol::Format;
-use annosat_app::protocol::{Job, JobKind, JobOutcome};
-use annosat_app::requests::{Answer, JobEvent};
-use annosat_core::answer::{MetricAnswer, HEADLINE_REFERENCE_VOTES};
+use annosat_core::answer::HEADLINE_REFERENCE_VOTES;
 use annosat_core::bundle::IndexEntry;
 use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{
@@ -16,6 +14,9 @@ use annosat_core::summary::Summary;
 use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+mod answers;
+mod on_answer;
 
 /// Repeats per N: the same default as `annosat curves` (the status line says this number).
 pub const REPEATS: u32 = 50;
@@ -209,133 +210,6 @@ impl St {
         }
     }
 
-    /// Every metric's answer from the curves shown (x and ε as chosen); empty before curves.
-    pub fn answers(&self) -> Vec<MetricAnswer> {
-        let x = self.x.get() as f64 / 100.0;
-        let (eps, bands) = (self.eps.get(), self.bands.get());
-        self.spread.track();
-        self.curves.track();
-        self.heldout.track();
-        self.answers_of(&Metric::ALL, x, eps, bands)
-    }
-
-    /// Whether `metric`'s own point is bounded by the votes (one metric's answer, for its panel).
-    pub fn bounded(&self, metric: Metric) -> bool {
-        let x = self.x.get() as f64 / 100.0;
-        let bands = self.bands.get();
-        self.curves.track();
-        self.heldout.track();
-        self.answers_of(&[metric], x, self.eps.get_untracked(), bands)
-            .first()
-            .is_some_and(|a| a.bounded_by_votes)
-    }
-
-    fn answers_of(
-        &self,
-        metrics: &[Metric],
-        x: f64,
-        eps: [f64; 4],
-        bands: Option<Arc<ItemBands>>,
-    ) -> Vec<MetricAnswer> {
-        // Against held-out annotators nothing is bounded by the votes (`MetricAnswer::against_heldout`).
-        let heldout = self.heldout.get_untracked();
-        let spread = self.spread.get_untracked();
-        self.curves.with_untracked(|c| {
-            c.as_ref().map_or(Vec::new(), |c| {
-                metrics
-                    .iter()
-                    .map(|&m| {
-                        let a = MetricAnswer::of(c, bands.as_deref(), m, x, eps[m as usize]);
-                        match &spread {
-                            _ if heldout => a.against_heldout(),
-                            Some(s) if bands.is_some() => a.crossed(s, c),
-                            _ => a,
-                        }
-                    })
-                    .collect()
-            })
-        })
-    }
-
-    /// The extrapolation behind the headline, when the Plan room's result is one for the
-    /// headline's reference and the page's seed.
-    pub fn headline_result(&self) -> Option<Arc<crate::plan_jobs::PlanResult>> {
-        let to = self.headline_to.get();
-        let seed = self.seed.get();
-        let fits = |r: &Arc<crate::plan_jobs::PlanResult>| {
-            r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some() && r.components == 0
-        };
-        // The headline's own run, or the Plan room's when it asked for the same.
-        self.plan
-            .headline
-            .get()
-            .filter(fits)
-            .or_else(|| self.plan.result.get().filter(fits))
-    }
-
-    /// Every metric's extrapolated answer from the headline's extrapolation, when it is in
-    /// (`Extrapolated::of`, the CLI's builder); with the result it was read from.
-    pub fn extrapolated(
-        &self,
-    ) -> Option<(
-        Arc<crate::plan_jobs::PlanResult>,
-        Vec<annosat_core::answer::Extrapolated>,
-    )> {
-        use annosat_core::extrapolate::ReferenceVotes;
-        let answers = self.answers();
-        let r = self.headline_result()?;
-        let to = self.headline_to.get();
-        let reference = if to == 0 {
-            ReferenceVotes::Truth
-        } else {
-            ReferenceVotes::Votes(to)
-        };
-        let ext = annosat_core::pilot::shown(
-            &answers,
-            (reference, &r.prior),
-            (&r.curves, r.bands.as_ref(), r.check.total_variation),
-            &r.beyond.clone().unwrap_or_default(),
-        );
-        Some((r, ext))
-    }
-
-    /// Where a metric's own point is bounded by the votes, asks the first worker for the
-    /// extrapolation the headline needs (unless it is there or on its way); `again` also after
-    /// a Stop or a failure.
-    pub fn extrapolate_headline(&self, again: bool) {
-        let x = self.x.get_untracked() as f64 / 100.0;
-        let answers = self.answers_of(
-            &Metric::ALL,
-            x,
-            self.eps.get_untracked(),
-            self.bands.get_untracked(),
-        );
-        // Too few items or votes: the headline says so in words, and nothing is extrapolated.
-        let bounded = answers.iter().any(|a| a.bounded_by_votes)
-            && answers
-                .first()
-                .is_some_and(|a| a.cannot_extrapolate().is_none());
-        let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
-        let fits = |r: &Option<Arc<crate::plan_jobs::PlanResult>>| {
-            r.as_ref().is_some_and(|r| {
-                r.votes.unwrap_or(0) == to
-                    && r.seed == seed
-                    && r.bands.is_some()
-                    && r.components == 0
-            })
-        };
-        let have = self.plan.headline.with_untracked(fits) || self.plan.result.with_untracked(fits);
-        // Idle, or busy with an earlier headline run for another reference or seed (replaced);
-        // another tool of the Plan room, a Stop or a failure wait for the user's button.
-        let quiet = matches!(
-            self.plan.job.status.get_untracked(),
-            crate::room_jobs::JobStatus::Idle
-        ) || self.plan.headline_running();
-        if bounded && !have && !self.plan.asked_for(to, seed) && (quiet || again) {
-            self.plan.start_headline(to, REPEATS, seed, answers);
-        }
-    }
-
     /// What identifies the data shown: the dataset, and for an upload its name, items and votes
     /// (a result computed on other data is not shown as this data's).
     pub fn data_key(&self) -> String {
@@ -467,163 +341,6 @@ impl St {
         let v = v.clamp(*X_RANGE.start(), *X_RANGE.end());
         if self.x.get_untracked() != v {
             self.x.set(v);
-        }
-    }
-
-    /// For data that say who voted (and curves against all votes with their item intervals),
-    /// asks the first worker for the annotators' share of the points' variance; the status
-    /// stays busy ("annotators") until it is in, so the answers shown are the CLI's.
-    fn request_spread(&self) {
-        let ids = self
-            .summary
-            .with_untracked(|s| s.as_ref().is_some_and(|s| s.annotators.is_some()));
-        let config = self.config();
-        if !ids || config.reference != Reference::Full || config.bootstrap == 0 {
-            return;
-        }
-        self.busy("annotators", 0.0);
-        bridge::job(Job::Spread(config));
-    }
-
-    /// One job's news, routed to the channel that asked (`protocol::Job`).
-    fn on_job(&self, kind: JobKind, event: JobEvent) {
-        let job = match kind {
-            JobKind::Plan => self.plan.job,
-            JobKind::Worth => self.sources.job,
-            JobKind::Rank => self.sources.rank,
-            // The Target room's own work: its status line.
-            JobKind::Spread => {
-                match event {
-                    JobEvent::Progress(done) => self.busy("annotators", done),
-                    JobEvent::Done {
-                        outcome: JobOutcome::Spread(s),
-                        ..
-                    } => {
-                        self.spread.set(s.map(|s| Arc::new(*s)));
-                        self.status.set(Status::Idle);
-                    }
-                    JobEvent::Failed(message) => self.status.set(Status::Failed(format!(
-                        "The intervals over annotators were not computed: {message}"
-                    ))),
-                    JobEvent::Done { .. } | JobEvent::Stopped => {}
-                }
-                return;
-            }
-        };
-        match event {
-            JobEvent::Progress(done) => job.progress(done),
-            JobEvent::Failed(message) if kind == JobKind::Worth => self.sources.failed(message),
-            JobEvent::Failed(message) => job.set(JobStatus::Failed(message)),
-            JobEvent::Stopped => job.interrupted(match kind {
-                JobKind::Worth => "Press Measure again.",
-                _ => "Press the button again.",
-            }),
-            JobEvent::Done { outcome, ms } => match outcome {
-                JobOutcome::Planned(outcome) => {
-                    self.plan.finished(*outcome, ms);
-                    // A Plan room tool that held the worker is done: the headline's turn, if it
-                    // waits.
-                    self.extrapolate_headline(false);
-                }
-                JobOutcome::Worthed { report, notes } => self.sources.finished(*report, notes, ms),
-                JobOutcome::Ranked(r) => self.sources.ranked(*r, ms),
-                JobOutcome::Spread(_) => {}
-            },
-        }
-    }
-
-    /// Applies one answer from the workers (always fresh: `Requests` dropped stale ones).
-    pub fn on_answer(&self, a: Answer) {
-        match a {
-            // A part that finished its draws early starts resampling before the page has the
-            // mean curves: its progress counts once the page shows them.
-            Answer::Progress { stage, done } if stage == "intervals" => {
-                if matches!(self.status.get_untracked(), Status::Busy { stage, .. } if stage == "intervals")
-                {
-                    self.busy("intervals", done)
-                }
-            }
-            Answer::Progress { stage, done } => self.busy(&stage, done),
-            Answer::Job { kind, event } => self.on_job(kind, event),
-            Answer::Loaded {
-                summary,
-                notes,
-                upload,
-                computing,
-            } => {
-                if upload {
-                    self.upload_name.set(self.reading_name.get_untracked());
-                    self.dataset.set(UPLOADED.into());
-                    self.texts.set(None);
-                    self.upload_error.set(None);
-                }
-                // The curves, per-item draws and extrapolation shown were the previous data's.
-                self.curves.set(None);
-                self.ml.set(None);
-                self.bands.set(None);
-                self.spread.set(None);
-                self.plan.clear();
-                self.sources.clear();
-                self.items.set(None);
-                self.summary.set(Some(summary));
-                self.set_n(self.n.get_untracked());
-                self.notes.set(notes);
-                if computing {
-                    self.busy("compute", 0.0);
-                } else {
-                    self.compute();
-                }
-            }
-            // The mean curves are drawn at once; the item intervals come after (the status says
-            // so, with their progress, and the page is idle only when they are in).
-            Answer::MeanCurves { curves, ms } => {
-                self.bands.set(None);
-                self.spread.set(None);
-                self.curves.set(Some(Arc::new(curves)));
-                self.set_n(self.n.get_untracked());
-                self.compute_ms.set(ms);
-                self.bands_ms.set(0.0);
-                self.busy("intervals", 0.0);
-                self.request_items();
-            }
-            Answer::Curves { curves, ms } => {
-                self.bands.set(curves.item_bands().map(Arc::new));
-                if self.curves.with_untracked(|c| c.is_none()) {
-                    self.curves.set(Some(Arc::new(curves)));
-                    self.set_n(self.n.get_untracked());
-                    self.compute_ms.set(ms);
-                    self.request_items();
-                }
-                self.bands_ms.set(ms);
-                self.status.set(Status::Idle);
-                self.extrapolate_headline(false);
-                self.request_spread();
-            }
-            Answer::MlReport { report, ms } => {
-                self.ml.set(Some(Arc::new(*report)));
-                self.set_n(self.n.get_untracked());
-                self.compute_ms.set(ms);
-                self.status.set(Status::Idle);
-            }
-            Answer::Items {
-                n,
-                movers,
-                points,
-                total,
-            } => {
-                self.items.set(Some(Arc::new(ItemsView {
-                    n,
-                    movers,
-                    points,
-                    total,
-                })));
-            }
-            // A bad upload: say why beside it and keep showing what was there.
-            Answer::UploadFailed { message } => {
-                self.upload_error.set(Some(message));
-                self.status.set(Status::Idle);
-            }
-            Answer::Failed { message } => self.status.set(Status::Failed(message)),
         }
     }
 }
