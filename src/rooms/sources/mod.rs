@@ -129,15 +129,9 @@ fn Status() -> impl IntoView {
         failed: "The source was not measured: ",
     };
     move || {
-        let idle = src.shown(&st.dataset.get()).map(|r| {
-            computed(
-                r.ms,
-                &format!(
-                    "{} reference splits × {} item resamples, {} human repeats, split seed {}",
-                    r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
-                ),
-            )
-        });
+        let idle = src
+            .shown(&st.dataset.get())
+            .map(|r| computed(r.ms, &state::settings(&r.config)));
         status_line(src.job.status.get(), &words, idle, move || {
             st.stop_job(src.job)
         })

@@ -102,15 +102,9 @@ pub(super) fn AnnotatorRanking() -> impl IntoView {
         failed: "The annotators were not ranked: ",
     };
     let status = move || {
-        let idle = src.ranking_shown(&st.dataset.get()).map(|r| {
-            computed(
-                r.ms,
-                &format!(
-                    "{} reference splits × {} item resamples, {} human repeats, split seed {}",
-                    r.config.splits, r.config.bootstrap, r.config.repeats, r.config.seed
-                ),
-            )
-        });
+        let idle = src
+            .ranking_shown(&st.dataset.get())
+            .map(|r| computed(r.ms, &super::state::settings(&r.config)));
         status_line(src.rank.status.get(), &words, idle, move || {
             st.stop_job(src.rank)
         })

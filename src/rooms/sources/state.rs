@@ -79,6 +79,15 @@ struct Asked {
     dataset: String,
 }
 
+/// The measurement's settings in words, for a finished job's status line (the measurement's and
+/// the ranking's alike).
+pub fn settings(c: &WorthConfig) -> String {
+    format!(
+        "{} reference splits × {} item resamples, {} human repeats, split seed {}",
+        c.splits, c.bootstrap, c.repeats, c.seed
+    )
+}
+
 /// The CLI's defaults (`annosat worth`): a panel's random subsets per size, human repeats.
 pub const SUBSETS: u32 = 10;
 
