@@ -68,10 +68,10 @@ pub fn App() -> impl IntoView {
                 <Controls />
             </aside>
             <main class="main">
-                {move || st.upload_error.get().map(|e| view! {
+                {move || st.upload.error.get().map(|e| view! {
                     <p class="error banner" id="upload-error-banner" role="alert">
                         "Your file was not loaded: " <bdi>{e}</bdi>
-                        <button class="link" on:click=move |_| st.upload_error.set(None)>"dismiss"</button>
+                        <button class="link" on:click=move |_| st.upload.error.set(None)>"dismiss"</button>
                     </p>
                 })}
                 <div class="room" class:hidden=move || st.room.get() != Room::Target>

@@ -5,15 +5,12 @@
 
 mod app;
 mod bridge;
+mod chart;
 mod clock;
-mod curve_chart;
 mod data;
 mod export;
-mod figure;
-mod ml_chart;
 mod model_jobs;
 mod plan_jobs;
-mod plot;
 mod room_jobs;
 mod rooms;
 mod side;

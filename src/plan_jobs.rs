@@ -2,8 +2,8 @@
 //! `St` so worker answers reach them: the Plan room runs them, and the Target room's headline reads
 //! the extrapolation (a shell module, so neither room reaches into the other).
 
-use crate::room_jobs::{JobSt, JobStatus};
-use annosat_app::protocol::{Job, PlanJob, PlanOutcome};
+use crate::room_jobs::{JobBoard, JobSt, JobStatus};
+use annosat_app::protocol::{Job, JobKind, JobOutcome, PlanJob, PlanOutcome};
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, Reference};
@@ -94,8 +94,9 @@ pub struct PlanSt {
 }
 
 impl PlanSt {
-    pub fn new() -> Self {
-        PlanSt {
+    /// The room's signals, its channel registered on the page's `board`.
+    pub fn new(board: JobBoard) -> Self {
+        let plan = PlanSt {
             votes: RwSignal::new(DEFAULT_VOTES),
             components: RwSignal::new(0),
             job: JobSt::new(),
@@ -109,7 +110,18 @@ impl PlanSt {
             asked: RwSignal::new(None),
             asked_components: RwSignal::new(0),
             by_headline: RwSignal::new(false),
-        }
+        };
+        board.add(
+            JobKind::Plan,
+            plan.job,
+            "Press the button again.",
+            move |end| {
+                if let Ok((JobOutcome::Planned(outcome), ms)) = end {
+                    plan.finished(*outcome, ms)
+                }
+            },
+        );
+        plan
     }
 
     /// What the worker is asked: the page's repeats and seed, every N up to M' (to 100 with the
@@ -262,11 +274,5 @@ impl PlanSt {
         self.adaptive.set(None);
         // A message about the old data (failed, stopped, busy) does not belong to the new.
         self.job.set(JobStatus::Idle);
-    }
-}
-
-impl Default for PlanSt {
-    fn default() -> Self {
-        Self::new()
     }
 }

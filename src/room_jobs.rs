@@ -1,10 +1,14 @@
 //! One shape for the page's side of every worker job (`protocol::Job`): its status, its progress
-//! line with the time left and a Stop button. A room keeps a [`JobSt`] per tool channel and adds
-//! only what its results are; the answers reach it through `St::on_job` (state/on_answer.rs). A leaf
-//! module: it knows no room and not the page state.
+//! line with the time left and a Stop button. A room keeps a [`JobSt`] per tool channel, registers
+//! it on the page's [`JobBoard`] with what to do with the result, and adds only what its results
+//! are; the workers' news reach it through the board (`St::on_job` routes every kind the same
+//! way). A leaf module: it knows no room and not the page state.
 
 use crate::clock::now_ms;
+use annosat_app::protocol::{JobKind, JobOutcome};
+use annosat_app::requests::JobEvent;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Where a job stands, as its room shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +74,83 @@ impl JobSt {
 }
 
 impl Default for JobSt {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What a room does when its job ends: `Ok` with the result and the milliseconds it took, `Err`
+/// with a failure's message (the channel already shows it).
+pub type OnEnd = Arc<dyn Fn(Result<(JobOutcome, f64), String>) + Send + Sync>;
+
+/// One job channel on the board: its status, the words its Stop leaves, what its room does at the
+/// end.
+#[derive(Clone)]
+struct Channel {
+    kind: JobKind,
+    job: JobSt,
+    again: &'static str,
+    on_end: OnEnd,
+}
+
+/// Every room tool's channel by [`JobKind`]: a room registers its own (`add`) where it builds its
+/// state, so a new tool is one protocol variant, its worker function and its room — the page's
+/// routing (`route`) does not change.
+#[derive(Clone, Copy)]
+pub struct JobBoard(StoredValue<Vec<Channel>>);
+
+impl JobBoard {
+    pub fn new() -> Self {
+        JobBoard(StoredValue::new(Vec::new()))
+    }
+
+    /// Registers `job` as the channel of `kind`: `again` ends the line a restart of the workers
+    /// leaves ("Press Measure again."), `on_end` takes the result or the failure.
+    pub fn add(
+        &self,
+        kind: JobKind,
+        job: JobSt,
+        again: &'static str,
+        on_end: impl Fn(Result<(JobOutcome, f64), String>) + Send + Sync + 'static,
+    ) {
+        self.0.update_value(|c| {
+            c.retain(|c| c.kind != kind);
+            c.push(Channel {
+                kind,
+                job,
+                again,
+                on_end: Arc::new(on_end),
+            })
+        });
+    }
+
+    /// Applies one job's news to its channel; `true` when a registered job ended with a result
+    /// (the worker is free for what waits).
+    pub fn route(&self, kind: JobKind, event: JobEvent) -> bool {
+        let Some(c) = self
+            .0
+            .with_value(|c| c.iter().find(|c| c.kind == kind).cloned())
+        else {
+            return false;
+        };
+        match event {
+            JobEvent::Progress(done) => c.job.progress(done),
+            JobEvent::Stopped => c.job.interrupted(c.again),
+            JobEvent::Failed(message) => {
+                c.job.set(JobStatus::Failed(message.clone()));
+                (c.on_end)(Err(message));
+            }
+            JobEvent::Done { outcome, ms } => {
+                c.job.set(JobStatus::Idle);
+                (c.on_end)(Ok((outcome, ms)));
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Default for JobBoard {
     fn default() -> Self {
         Self::new()
     }

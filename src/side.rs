@@ -43,7 +43,8 @@ pub fn DataCard() -> impl IntoView {
             .collect::<Vec<_>>();
         v.push(view! { <option value=SYNTHETIC.to_string() selected=st.dataset.get() == SYNTHETIC title="generated in the page from a known truth".to_string()>{"synthetic · generated, known truth".to_string()}</option> });
         if let Some(name) = st
-            .upload_name
+            .upload
+            .name
             .get()
             .filter(|_| st.dataset.get() == UPLOADED)
         {

@@ -11,11 +11,11 @@ use wasm_bindgen::JsCast;
 /// bytes) — unless it is past the app's size limit, which is said before anything is read.
 fn take_file(st: St, file: web_sys::File) {
     if let Err(e) = limits::check_file_size(file.size()) {
-        st.upload_error.set(Some(e));
+        st.upload.error.set(Some(e));
         return;
     }
-    st.reading_name.set(Some(file.name()));
-    st.upload_error.set(None);
+    st.upload.reading.set(Some(file.name()));
+    st.upload.error.set(None);
     st.load(Format::Csv, file.into(), true);
 }
 
@@ -61,7 +61,7 @@ pub fn Upload() -> impl IntoView {
                 ". The file stays in this tab. Up to " {format!("{:.0}", limits::MAX_FILE_BYTES / 1e6)} " MB and "
                 {annosat_core::import::thousands(limits::MAX_ITEMS)} " items; larger files: the annosat CLI."
             </p>
-            {move || st.upload_error.get().map(|e| view! { <p class="error" id="upload-error" role="alert"><bdi>{e}</bdi></p> })}
+            {move || st.upload.error.get().map(|e| view! { <p class="error" id="upload-error" role="alert"><bdi>{e}</bdi></p> })}
         </div>
     }
 }

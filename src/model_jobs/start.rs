@@ -178,7 +178,8 @@ fn own_job(
     let base = &base[..base.rfind('/').map(|i| i + 1).unwrap_or(base.len())];
     let job = OwnJob {
         votes_name: st
-            .upload_name
+            .upload
+            .name
             .get_untracked()
             .unwrap_or_else(|| "your file".into()),
         texts_name: texts.as_ref().map(|f| f.name()),

@@ -12,7 +12,7 @@ impl St {
     /// Every metric's answer from the curves shown (x and ε as chosen); empty before curves.
     pub fn answers(&self) -> Vec<MetricAnswer> {
         let x = self.x.get() as f64 / 100.0;
-        let (eps, bands) = (self.eps.get(), self.bands.get());
+        let (eps, bands) = (self.target.eps.get(), self.bands.get());
         self.spread.track();
         self.curves.track();
         self.heldout.track();
@@ -25,7 +25,7 @@ impl St {
         let bands = self.bands.get();
         self.curves.track();
         self.heldout.track();
-        self.answers_of(&[metric], x, self.eps.get_untracked(), bands)
+        self.answers_of(&[metric], x, self.target.eps.get_untracked(), bands)
             .first()
             .is_some_and(|a| a.bounded_by_votes)
     }
@@ -60,7 +60,7 @@ impl St {
     /// The extrapolation behind the headline, when the Plan room's result is one for the
     /// headline's reference and the page's seed.
     pub fn headline_result(&self) -> Option<Arc<crate::plan_jobs::PlanResult>> {
-        let to = self.headline_to.get();
+        let to = self.target.headline_to.get();
         let seed = self.seed.get();
         let fits = |r: &Arc<crate::plan_jobs::PlanResult>| {
             r.votes.unwrap_or(0) == to && r.seed == seed && r.bands.is_some() && r.components == 0
@@ -84,7 +84,7 @@ impl St {
         use annosat_core::extrapolate::ReferenceVotes;
         let answers = self.answers();
         let r = self.headline_result()?;
-        let to = self.headline_to.get();
+        let to = self.target.headline_to.get();
         let reference = if to == 0 {
             ReferenceVotes::Truth
         } else {
@@ -107,7 +107,7 @@ impl St {
         let answers = self.answers_of(
             &Metric::ALL,
             x,
-            self.eps.get_untracked(),
+            self.target.eps.get_untracked(),
             self.bands.get_untracked(),
         );
         // Too few items or votes: the headline says so in words, and nothing is extrapolated.
@@ -115,7 +115,10 @@ impl St {
             && answers
                 .first()
                 .is_some_and(|a| a.cannot_extrapolate().is_none());
-        let (to, seed) = (self.headline_to.get_untracked(), self.seed.get_untracked());
+        let (to, seed) = (
+            self.target.headline_to.get_untracked(),
+            self.seed.get_untracked(),
+        );
         let fits = |r: &Option<Arc<crate::plan_jobs::PlanResult>>| {
             r.as_ref().is_some_and(|r| {
                 r.votes.unwrap_or(0) == to

@@ -7,9 +7,7 @@ use annosat_app::protocol::Format;
 use annosat_core::answer::HEADLINE_REFERENCE_VOTES;
 use annosat_core::bundle::IndexEntry;
 use annosat_core::curves::crossed::AnnotatorSpread;
-use annosat_core::curves::{
-    default_eps, CurveConfig, Curves, ItemBands, ItemDraw, Metric, Reference,
-};
+use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw, Metric, Reference};
 use annosat_core::summary::Summary;
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -17,6 +15,8 @@ use std::sync::Arc;
 
 mod answers;
 mod on_answer;
+mod parts;
+pub use parts::{TargetChoices, Took, Upload};
 
 /// Repeats per N: the same default as `annosat curves` (the status line says this number).
 pub const REPEATS: u32 = 50;
@@ -64,11 +64,8 @@ pub struct ItemsView {
 pub struct St {
     pub index: RwSignal<Vec<IndexEntry>>,
     pub dataset: RwSignal<String>,
-    /// The name of the uploaded file shown (set once it has loaded, so a refused file never
-    /// names the data on screen), and of the one being read.
-    pub upload_name: RwSignal<Option<String>>,
-    pub reading_name: RwSignal<Option<String>>,
-    pub upload_error: RwSignal<Option<String>>,
+    /// The uploaded file's name and refusal.
+    pub upload: Upload,
     pub summary: RwSignal<Option<Summary>>,
     pub notes: RwSignal<Vec<String>>,
     pub n: RwSignal<u32>,
@@ -92,20 +89,16 @@ pub struct St {
     /// The annotators' share of the points' variance, for data that say who voted
     /// (`curves::crossed`): the answers' intervals then cover items and annotators, as the CLI's.
     pub spread: RwSignal<Option<Arc<AnnotatorSpread>>>,
-    /// Whether the panels' band is over items (else over repeats).
-    pub item_band: RwSignal<bool>,
-    /// The absolute tolerance per metric (in `Metric::ALL` order), as `--within`.
-    pub eps: RwSignal<[f64; 4]>,
-    /// Where a metric's own point is bounded by the votes, the headline extrapolates to this many
-    /// votes per item (0: the items' true distributions).
-    pub headline_to: RwSignal<u32>,
-    pub compute_ms: RwSignal<f64>,
-    /// The time to the item bootstrap's intervals (after the mean curves; 0 while they come).
-    pub bands_ms: RwSignal<f64>,
+    /// The Target room's band, tolerances and headline reference.
+    pub target: TargetChoices,
+    /// How long the shown curves took.
+    pub took: Took,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
     pub texts: RwSignal<Option<Arc<HashMap<String, String>>>>,
     /// Which room the page shows: target-side curves, models, the reproduction table, or the plan.
     pub room: RwSignal<Room>,
+    /// Every room tool's job channel, by kind (`room_jobs::JobBoard`).
+    pub jobs: crate::room_jobs::JobBoard,
     /// The Plan room's choices and results.
     pub plan: crate::plan_jobs::PlanSt,
     /// The Sources room's choice and result.
@@ -156,12 +149,11 @@ impl Room {
 
 impl St {
     pub fn new() -> St {
+        let jobs = crate::room_jobs::JobBoard::new();
         St {
             index: RwSignal::new(Vec::new()),
             dataset: RwSignal::new(DEFAULT_DATASET.into()),
-            upload_name: RwSignal::new(None),
-            reading_name: RwSignal::new(None),
-            upload_error: RwSignal::new(None),
+            upload: Upload::new(),
             summary: RwSignal::new(None),
             notes: RwSignal::new(Vec::new()),
             n: RwSignal::new(10),
@@ -181,16 +173,14 @@ impl St {
             curves: RwSignal::new(None),
             bands: RwSignal::new(None),
             spread: RwSignal::new(None),
-            item_band: RwSignal::new(true),
-            eps: RwSignal::new(Metric::ALL.map(default_eps)),
-            headline_to: RwSignal::new(HEADLINE_REFERENCE_VOTES),
-            compute_ms: RwSignal::new(0.0),
-            bands_ms: RwSignal::new(0.0),
+            target: TargetChoices::new(HEADLINE_REFERENCE_VOTES),
+            took: Took::new(),
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
             room: RwSignal::new(Room::Target),
-            plan: crate::plan_jobs::PlanSt::new(),
-            sources: crate::rooms::sources::state::SourcesSt::new(),
+            jobs,
+            plan: crate::plan_jobs::PlanSt::new(jobs),
+            sources: crate::rooms::sources::state::SourcesSt::new(jobs),
             synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
     }
@@ -217,7 +207,7 @@ impl St {
         if ds != UPLOADED {
             return ds;
         }
-        let name = self.upload_name.get().unwrap_or_default();
+        let name = self.upload.name.get().unwrap_or_default();
         let size = self
             .summary
             .with(|s| s.as_ref().map(|s| (s.items, s.total_votes)))

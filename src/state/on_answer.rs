@@ -4,7 +4,6 @@
 
 use super::{ItemsView, St, Status, UPLOADED};
 use crate::bridge;
-use crate::room_jobs::JobStatus;
 use annosat_app::protocol::{Job, JobKind, JobOutcome};
 use annosat_app::requests::{Answer, JobEvent};
 use annosat_core::curves::Reference;
@@ -27,50 +26,29 @@ impl St {
         bridge::job(Job::Spread(config));
     }
 
-    /// One job's news, routed to the channel that asked (`protocol::Job`).
+    /// One job's news: the Target room's own (the intervals over annotators) sets the page's
+    /// status; every room tool's goes to the channel its room registered (`room_jobs::JobBoard`).
     fn on_job(&self, kind: JobKind, event: JobEvent) {
-        let job = match kind {
-            JobKind::Plan => self.plan.job,
-            JobKind::Worth => self.sources.job,
-            JobKind::Rank => self.sources.rank,
-            // The Target room's own work: its status line.
-            JobKind::Spread => {
-                match event {
-                    JobEvent::Progress(done) => self.busy("annotators", done),
-                    JobEvent::Done {
-                        outcome: JobOutcome::Spread(s),
-                        ..
-                    } => {
-                        self.spread.set(s.map(|s| Arc::new(*s)));
-                        self.status.set(Status::Idle);
-                    }
-                    JobEvent::Failed(message) => self.status.set(Status::Failed(format!(
-                        "The intervals over annotators were not computed: {message}"
-                    ))),
-                    JobEvent::Done { .. } | JobEvent::Stopped => {}
-                }
-                return;
+        if kind != JobKind::Spread {
+            // A room tool that held the worker is done: the headline's turn, if it waits.
+            if self.jobs.route(kind, event) {
+                self.extrapolate_headline(false);
             }
-        };
+            return;
+        }
         match event {
-            JobEvent::Progress(done) => job.progress(done),
-            JobEvent::Failed(message) if kind == JobKind::Worth => self.sources.failed(message),
-            JobEvent::Failed(message) => job.set(JobStatus::Failed(message)),
-            JobEvent::Stopped => job.interrupted(match kind {
-                JobKind::Worth => "Press Measure again.",
-                _ => "Press the button again.",
-            }),
-            JobEvent::Done { outcome, ms } => match outcome {
-                JobOutcome::Planned(outcome) => {
-                    self.plan.finished(*outcome, ms);
-                    // A Plan room tool that held the worker is done: the headline's turn, if it
-                    // waits.
-                    self.extrapolate_headline(false);
-                }
-                JobOutcome::Worthed { report, notes } => self.sources.finished(*report, notes, ms),
-                JobOutcome::Ranked(r) => self.sources.ranked(*r, ms),
-                JobOutcome::Spread(_) => {}
-            },
+            JobEvent::Progress(done) => self.busy("annotators", done),
+            JobEvent::Done {
+                outcome: JobOutcome::Spread(s),
+                ..
+            } => {
+                self.spread.set(s.map(|s| Arc::new(*s)));
+                self.status.set(Status::Idle);
+            }
+            JobEvent::Failed(message) => self.status.set(Status::Failed(format!(
+                "The intervals over annotators were not computed: {message}"
+            ))),
+            JobEvent::Done { .. } | JobEvent::Stopped => {}
         }
     }
 
@@ -94,10 +72,10 @@ impl St {
                 computing,
             } => {
                 if upload {
-                    self.upload_name.set(self.reading_name.get_untracked());
+                    self.upload.name.set(self.upload.reading.get_untracked());
                     self.dataset.set(UPLOADED.into());
                     self.texts.set(None);
-                    self.upload_error.set(None);
+                    self.upload.error.set(None);
                 }
                 // The curves, per-item draws and extrapolation shown were the previous data's.
                 self.curves.set(None);
@@ -123,8 +101,8 @@ impl St {
                 self.spread.set(None);
                 self.curves.set(Some(Arc::new(curves)));
                 self.set_n(self.n.get_untracked());
-                self.compute_ms.set(ms);
-                self.bands_ms.set(0.0);
+                self.took.curves_ms.set(ms);
+                self.took.bands_ms.set(0.0);
                 self.busy("intervals", 0.0);
                 self.request_items();
             }
@@ -133,10 +111,10 @@ impl St {
                 if self.curves.with_untracked(|c| c.is_none()) {
                     self.curves.set(Some(Arc::new(curves)));
                     self.set_n(self.n.get_untracked());
-                    self.compute_ms.set(ms);
+                    self.took.curves_ms.set(ms);
                     self.request_items();
                 }
-                self.bands_ms.set(ms);
+                self.took.bands_ms.set(ms);
                 self.status.set(Status::Idle);
                 self.extrapolate_headline(false);
                 self.request_spread();
@@ -144,7 +122,7 @@ impl St {
             Answer::MlReport { report, ms } => {
                 self.ml.set(Some(Arc::new(*report)));
                 self.set_n(self.n.get_untracked());
-                self.compute_ms.set(ms);
+                self.took.curves_ms.set(ms);
                 self.status.set(Status::Idle);
             }
             Answer::Items {
@@ -162,7 +140,7 @@ impl St {
             }
             // A bad upload: say why beside it and keep showing what was there.
             Answer::UploadFailed { message } => {
-                self.upload_error.set(Some(message));
+                self.upload.error.set(Some(message));
                 self.status.set(Status::Idle);
             }
             Answer::Failed { message } => self.status.set(Status::Failed(message)),

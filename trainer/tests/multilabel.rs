@@ -107,12 +107,7 @@ fn multilabel_curve_means_agree_with_numpy_within_monte_carlo_error() {
                 .as_f64()
                 .unwrap()
                 .max(p["sd"].as_f64().unwrap_or(0.0));
-            // 4.5 standard errors of the difference of two independent means, plus float slack.
-            let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
-            assert!(
-                (a - b).abs() <= tol,
-                "{metric} N={n}: annosat {a} vs numpy {b} (tol {tol})"
-            );
+            assert_same_mean(&format!("{metric} N={n}"), (a, r_ours), (b, r_np), sd);
             checked += 1;
         }
     }
@@ -287,35 +282,29 @@ fn the_committed_multilabel_export_regenerates_byte_for_byte() {
     let out = std::env::temp_dir().join(format!("annosat-ml-regen-{}", std::process::id()));
     let s = |v: &Value| v.to_string();
     let features = committed.join("features.safetensors");
-    annosat(&[
-        "sweep",
-        "--data",
-        d.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--head-features",
-        features.to_str().unwrap(),
-        "--pca",
-        "256",
-        "--n",
-        &ns.join(","),
-        "--folds",
-        &s(&e["folds"]),
-        "--model-seeds",
-        &s(&e["model_seeds"]),
-        "--hidden",
-        &s(&h["hidden"]),
-        "--lr",
-        &s(&h["lr"]),
-        "--weight-decay",
-        &s(&h["weight_decay"]),
-        "--batch",
-        &s(&h["batch"]),
-        "--epochs",
-        &s(&h["epochs"]),
-        "--patience",
-        &s(&h["patience"]),
-    ]);
+    let head = head_args(h);
+    annosat(
+        &[
+            "sweep",
+            "--data",
+            d.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--head-features",
+            features.to_str().unwrap(),
+            "--pca",
+            "256",
+            "--n",
+            &ns.join(","),
+            "--folds",
+            &s(&e["folds"]),
+            "--model-seeds",
+            &s(&e["model_seeds"]),
+        ]
+        .into_iter()
+        .chain(head.iter().map(String::as_str))
+        .collect::<Vec<_>>(),
+    );
     let got = std::fs::read_to_string(out.join("crowdtruth_medrelex/multilabel.json")).unwrap();
     std::fs::remove_dir_all(&out).ok();
     assert!(

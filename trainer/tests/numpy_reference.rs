@@ -87,12 +87,7 @@ fn curve_means_agree_within_monte_carlo_error() {
                 t["mean"].as_f64().unwrap(),
                 t["sd"].as_f64().unwrap(),
             );
-            // 4.5 standard errors of the difference of two independent means, plus float slack.
-            let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
-            assert!(
-                (a - b).abs() <= tol,
-                "{metric} N={n}: annosat {a} vs numpy {b} (tol {tol})"
-            );
+            assert_same_mean(&format!("{metric} N={n}"), (a, r_ours), (b, r_np), sd);
             checked += 1;
         }
     }

@@ -67,18 +67,27 @@ fn embeddings_are_unit_length_meaningful_and_cached() {
     );
 }
 
+/// `annosat sweep --data D --out O --work W` and the rest.
+fn sweep_args(data: &Path, out: &Path, work: &Path, rest: &[&str]) -> Vec<String> {
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    let head = [
+        "sweep".into(),
+        "--data".into(),
+        path(data),
+        "--out".into(),
+        path(out),
+    ];
+    let work = ["--work".into(), path(work)];
+    let rest = rest.iter().map(|s| s.to_string());
+    head.into_iter().chain(work).chain(rest).collect()
+}
+
 fn small_sweep(work: &Path, out: &Path, features: &Path) -> Vec<String> {
     let snli = data_dir().join("chaosnli_snli");
-    [
-        "sweep",
-        "--data",
-        snli.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--work",
-        work.to_str().unwrap(),
+    let features = features.to_str().unwrap();
+    let rest = [
         "--features-cache",
-        features.to_str().unwrap(),
+        features,
         "--limit",
         "80",
         "--n",
@@ -95,10 +104,8 @@ fn small_sweep(work: &Path, out: &Path, features: &Path) -> Vec<String> {
         "32",
         "--hidden",
         "8",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    ];
+    sweep_args(&snli, out, work, &rest)
 }
 
 fn run(args: &[String]) {
@@ -220,14 +227,8 @@ fn committed_exports_regenerate_bit_identically() {
     };
     let (work, out) = (tmp("regen-w"), tmp("regen-o"));
     let snli = data_dir().join("chaosnli_snli");
-    let args: Vec<String> = [
-        "sweep",
-        "--data",
-        snli.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--work",
-        work.to_str().unwrap(),
+    let head_features = committed.join("features.safetensors");
+    let rest = [
         "--n",
         &join(&c["ns"]),
         "--arms",
@@ -240,25 +241,15 @@ fn committed_exports_regenerate_bit_identically() {
         &format!("0/{folds}"),
         "--pca",
         &c["pca"].to_string(),
-        "--hidden",
-        &h["hidden"].to_string(),
-        "--lr",
-        &h["lr"].to_string(),
-        "--weight-decay",
-        &h["weight_decay"].to_string(),
-        "--batch",
-        &h["batch"].to_string(),
-        "--epochs",
-        &h["epochs"].to_string(),
-        "--patience",
-        &h["patience"].to_string(),
         "--head-features",
-        committed.join("features.safetensors").to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    run(&args);
+        head_features.to_str().unwrap(),
+    ];
+    let head = head_args(h);
+    let rest: Vec<&str> = rest
+        .into_iter()
+        .chain(head.iter().map(String::as_str))
+        .collect();
+    run(&sweep_args(&snli, &out, &work, &rest));
     let dir = std::fs::read_dir(work.join("chaosnli_snli"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -361,29 +352,15 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
         assert!(dir.join(f).exists(), "{f}");
     }
     let (work, out) = (tmp("synth-w"), tmp("synth-o"));
-    annosat(&[
-        "sweep",
-        "--data",
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--work",
-        work.to_str().unwrap(),
-        "--n",
-        "1,10",
-        "--arms",
-        "hard,soft,sls,constant,knn",
-        "--folds",
-        "3",
-        "--model-seeds",
-        "1",
-        "--epochs",
-        "4",
-        "--patience",
-        "4",
-        "--hidden",
-        "4",
-    ]);
+    let (n, folds) = (["--n", "1,10"], ["--folds", "3", "--model-seeds", "1"]);
+    let head = ["--epochs", "4", "--patience", "4", "--hidden", "4"];
+    let arms = ["--arms", "hard,soft,sls,constant,knn"];
+    run(&sweep_args(
+        &dir,
+        &out,
+        &work,
+        &[&n[..], &arms, &folds, &head].concat(),
+    ));
     let name = dir.file_name().unwrap().to_str().unwrap();
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join(name).join("manifest.json")).unwrap())
@@ -431,23 +408,13 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
 
     // Only the baselines: no head to train, and still an export with verdicts.
     let (work2, out2) = (tmp("synth-w2"), tmp("synth-o2"));
-    annosat(&[
-        "sweep",
-        "--data",
-        dir.to_str().unwrap(),
-        "--out",
-        out2.to_str().unwrap(),
-        "--work",
-        work2.to_str().unwrap(),
-        "--n",
-        "1,10",
-        "--arms",
-        "constant,knn",
-        "--folds",
-        "3",
-        "--model-seeds",
-        "1",
-    ]);
+    let arms = ["--arms", "constant,knn"];
+    run(&sweep_args(
+        &dir,
+        &out2,
+        &work2,
+        &[&n[..], &arms, &folds].concat(),
+    ));
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out2.join(name).join("manifest.json")).unwrap())
             .unwrap();

@@ -4,7 +4,7 @@
 //! at the slider's N; the constant and kNN baselines as dashed lines; runs trained in this tab
 //! (train.rs) as hollow diamonds.
 
-use crate::plot::{self, Geom, Look, XAxis};
+use crate::chart::plot::{self, Geom, Look, XAxis};
 use annosat_core::models::{captured_at, Manifest, ModelMetric};
 use plotters::coord::Shift;
 use plotters::prelude::*;

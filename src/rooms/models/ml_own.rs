@@ -15,7 +15,7 @@ pub fn MlOwnCard() -> impl IntoView {
     let st = expect_context::<St>();
     let ts = expect_context::<ModelJobs>();
     let texts = NodeRef::<html::Input>::new();
-    let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
+    let name = move || st.upload.name.get().unwrap_or_else(|| "your file".into());
     let start = move |()| {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
         train::start_ml_own(st, ts, file);

@@ -3,7 +3,7 @@
 //! and the constant baseline dashed.
 
 use super::chart::colour;
-use crate::plot::{self, Geom, Look, XAxis};
+use crate::chart::plot::{self, Geom, Look, XAxis};
 use annosat_core::multilabel::export::MlExport;
 use annosat_core::multilabel::models::MlModelMetric;
 use plotters::coord::Shift;

@@ -24,8 +24,8 @@ use annosat_core::models::{
 };
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
+
+use crate::chart::figure;
 use std::sync::Arc;
 
 /// Arms shown before the user toggles any.
@@ -300,31 +300,18 @@ fn ModelChart(m: Arc<Manifest>, path: String, metric: ModelMetric) -> impl IntoV
     let canvas = NodeRef::<html::Canvas>::new();
     let m2 = m.clone();
     let path2 = path.clone();
-    let geom = RwSignal::new(None::<crate::plot::Geom>);
+    let geom = RwSignal::new(None::<crate::chart::plot::Geom>);
     // Redrawn when arms, x, the axis or runs trained here change; N moves the marker element only.
     Effect::new(move |_| {
         let (logx, x) = (st.logx.get(), st.x.get() as f64 / 100.0);
         let arms = ms.visible.get();
         let here = ts.points(&path, metric);
         let Some(el) = canvas.get() else { return };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
-        match chart::draw(
-            &backend.into_drawing_area(),
-            &m2,
-            metric,
-            &arms,
-            &here,
-            None,
-            x,
-            logx,
-        ) {
-            Ok(g) => geom.set(Some(g)),
-            Err(e) => leptos::logging::error!("model chart {}: {e}", metric.key()),
-        }
+        let what = format!("model chart {}", metric.key());
+        let draw = Some(|root: &_| chart::draw(root, &m2, metric, &arms, &here, None, x, logx));
+        figure::paint_panel(el, &what, geom, "", draw);
     });
-    let marker = crate::figure::marker(geom, st.n, (chart::W, chart::H));
+    let marker = figure::marker(geom, st.n, (chart::W, chart::H));
     let here_note = move || {
         ts.done.with(|d| match d {
             Some(t) if t.export == path2 => Some(view! {

@@ -5,15 +5,13 @@
 use super::chart::css;
 use super::ml_labels::MlLabelTable;
 use super::ml_panel::{draw, H, W};
-use crate::figure;
-use crate::plot::Geom;
+use crate::chart::figure;
+use crate::chart::plot::Geom;
 use crate::state::St;
 use annosat_core::multilabel::export::{MlExport, FILE};
 use annosat_core::multilabel::models::MlModelMetric;
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 
 fn signed(v: Option<f64>) -> String {
@@ -108,27 +106,19 @@ fn MlPanel(e: Arc<MlExport>, metric: MlModelMetric) -> impl IntoView {
         let e = e.clone();
         Effect::new(move |_| {
             let Some(el) = canvas.get() else { return };
-            let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-                return;
-            };
-            if let Ok(g) = draw(&backend.into_drawing_area(), &e, metric, None) {
-                geom.set(Some(g));
-            }
+            let what = format!("models chart {}", metric.name());
+            let draw = Some(|root: &_| draw(root, &e, metric, None));
+            figure::paint_panel(el, &what, geom, "", draw);
         });
     }
-    let marker = figure::marker(geom, st.n, (W, H));
-    let export = move || {
-        let file = format!("annosat-{}-models-{}.svg", e.dataset, metric.name());
-        figure::download_svg((W, H), &file, |root| {
-            let _ = draw(root, &e, metric, Some(st.n.get_untracked()));
-        });
-    };
+    let file = format!("annosat-{}-models-{}.svg", e.dataset, metric.name());
     figure::svg_figure(
         (metric.name(), metric.title()),
         (W, H),
         canvas,
-        marker,
-        export,
+        (geom, st.n),
+        move || file.clone(),
+        move |root, n| draw(root, &e, metric, Some(n)).ok().map(|_| ()),
     )
 }
 

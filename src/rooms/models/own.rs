@@ -20,7 +20,7 @@ pub fn OwnCard() -> impl IntoView {
     let ms = expect_context::<ModelsSt>();
     let ts = expect_context::<ModelJobs>();
     let texts = NodeRef::<html::Input>::new();
-    let name = move || st.upload_name.get().unwrap_or_else(|| "your file".into());
+    let name = move || st.upload.name.get().unwrap_or_else(|| "your file".into());
     let start = move |()| {
         let file = texts.get().and_then(|i| i.files()).and_then(|f| f.get(0));
         train::start_own(st, ts, ms.visible.get_untracked(), file, None);

@@ -57,7 +57,7 @@ pub fn BudgetCard() -> impl IntoView {
             Phase::Idle => match ts.budget.get() {
                 Some(b) if b.dataset == st.data_key() => {
                     let on = if st.dataset.get() == crate::state::UPLOADED {
-                        st.upload_name.get().unwrap_or_else(|| "your file".into())
+                        st.upload.name.get().unwrap_or_else(|| "your file".into())
                     } else {
                         b.dataset.clone()
                     };

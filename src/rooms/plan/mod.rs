@@ -7,15 +7,14 @@
 mod budget_view;
 mod tools;
 
-use crate::curve_chart::{draw, H, W};
+use crate::chart::curves::{draw, H, W};
+use crate::chart::figure;
 use crate::plan_jobs::{self as state, Tool};
 use crate::room_jobs::{computed, status_line, JobStatus, Words};
 use crate::state::{St, REPEATS};
 use annosat_core::curves::Metric;
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 #[component]
 pub fn PlanRoom() -> impl IntoView {
@@ -215,21 +214,12 @@ fn PlanChart(metric: Metric) -> impl IntoView {
         let (Some(el), Some(r)) = (canvas.get(), st.plan.result.get()) else {
             return;
         };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
         let sat = r.curves.saturation(metric, 0.9);
-        if let Err(e) = draw(
-            &backend.into_drawing_area(),
-            &r.curves,
-            metric,
-            None,
-            (sat, r.bands.as_ref(), false),
-            logx,
-            None,
-        ) {
-            leptos::logging::error!("plan chart {}: {e}", metric.name());
-        }
+        let what = format!("plan chart {}", metric.name());
+        figure::paint(el, &what, |root| {
+            let inputs = (sat, r.bands.as_ref(), false);
+            draw(root, &r.curves, metric, None, inputs, logx, None)
+        });
     });
     view! {
         <figure class="chart" data-metric=metric.name()>

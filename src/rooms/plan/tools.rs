@@ -3,9 +3,10 @@
 //! with the CLI's core code, shown as a chart or table, and exported as the CLI's CSV.
 
 use super::PlanStatusLine;
-use crate::curve_chart::{H, LOOK, W};
+use crate::chart::curves::{H, LOOK, W};
+use crate::chart::figure;
+use crate::chart::plot::{self, XAxis};
 use crate::plan_jobs::Tool;
-use crate::plot::{self, XAxis};
 use crate::state::{St, REPEATS};
 use annosat_core::adaptive::AdaptiveResult;
 use annosat_core::agreement::Agreement;
@@ -14,7 +15,6 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 /// Whether the Plan room is busy with any tool (one job at a time).
 fn busy(st: St) -> bool {
@@ -90,12 +90,7 @@ fn AgreeResult() -> impl IntoView {
         let (Some(el), Some(r)) = (canvas.get(), st.plan.agreement.get()) else {
             return;
         };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
-        if let Err(e) = draw_agreement(&backend.into_drawing_area(), &r.value) {
-            leptos::logging::error!("agreement chart: {e}");
-        }
+        figure::paint(el, "agreement chart", |root| draw_agreement(root, &r.value));
     });
     move || {
         let r = st.plan.agreement.get()?;
@@ -281,9 +276,6 @@ fn AdaptiveChart(metric: Metric) -> impl IntoView {
         let (Some(el), Some(r)) = (canvas.get(), st.plan.adaptive.get()) else {
             return;
         };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
         let a = &r.value;
         let colours = [
             RGBColor(37, 99, 235),
@@ -303,24 +295,18 @@ fn AdaptiveChart(metric: Metric) -> impl IntoView {
             })
             .collect();
         let x_max = *a.config.budgets.last().unwrap_or(&1) as f64;
-        let title = crate::curve_chart::title(metric);
-        let y = crate::curve_chart::y_desc(metric);
+        let title = crate::chart::curves::title(metric);
+        let y = crate::chart::curves::y_desc(metric);
         // Where the lines are not: distances fall with the budget, agreements rise.
         let legend = if metric.lower_is_better() {
             SeriesLabelPosition::UpperRight
         } else {
             SeriesLabelPosition::LowerRight
         };
-        if let Err(e) = draw_lines(
-            &backend.into_drawing_area(),
-            title,
-            y,
-            x_max,
-            &series,
-            legend,
-        ) {
-            leptos::logging::error!("adaptive chart {}: {e}", metric.name());
-        }
+        let what = format!("adaptive chart {}", metric.name());
+        figure::paint(el, &what, |root| {
+            draw_lines(root, title, y, x_max, &series, legend)
+        });
     });
     view! {
         <figure class="chart" data-metric=metric.name()>

@@ -2,7 +2,7 @@
 //! source's level as a horizontal line crossing it at ν (its interval shaded); and the panel's
 //! own curve ν(j) over the number of its annotators j.
 
-use crate::plot::{self, Look, XAxis};
+use crate::chart::plot::{self, Look, XAxis};
 use annosat_core::worth::{Bound, MetricWorth, PanelPoint, WorthMetric};
 use plotters::coord::Shift;
 use plotters::prelude::*;

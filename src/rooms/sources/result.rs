@@ -3,12 +3,11 @@
 
 use super::chart;
 use super::state::Measured;
+use crate::chart::figure;
 use crate::state::St;
 use annosat_core::worth::{MetricWorth, WorthMetric};
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 
 /// "worth 2.8 humans [2.6, 3.0] for JS distance" (the core's words, per metric).
@@ -99,12 +98,10 @@ fn WorthChart(metric: WorthMetric) -> impl IntoView {
         let Some(w) = r.report.worth.get(metric) else {
             return;
         };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
-        if let Err(e) = chart::draw_worth(&backend.into_drawing_area(), w, r.report.worth.pool) {
-            leptos::logging::error!("sources chart {}: {e}", metric.key());
-        }
+        let what = format!("sources chart {}", metric.key());
+        figure::paint(el, &what, |root| {
+            chart::draw_worth(root, w, r.report.worth.pool)
+        });
     });
     view! {
         <figure class="chart" data-metric=metric.key()>
@@ -178,17 +175,10 @@ fn PanelChart(metric: WorthMetric, outside: String) -> impl IntoView {
         let Some((_, pts)) = p.curve.iter().find(|(m, _)| *m == metric) else {
             return;
         };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
-        if let Err(e) = chart::draw_panel(
-            &backend.into_drawing_area(),
-            metric,
-            pts,
-            r.report.worth.pool,
-        ) {
-            leptos::logging::error!("panel chart {}: {e}", metric.key());
-        }
+        let what = format!("panel chart {}", metric.key());
+        figure::paint(el, &what, |root| {
+            chart::draw_panel(root, metric, pts, r.report.worth.pool)
+        });
     });
     view! {
         <figure class="chart" data-metric=metric.key()>

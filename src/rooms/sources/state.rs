@@ -1,8 +1,8 @@
 //! The Sources room's signals and its one job (kept in the page's `St`, so worker answers reach
 //! them): which source is measured, the measurement in flight, its result.
 
-use crate::room_jobs::{JobSt, JobStatus};
-use annosat_app::protocol::{Job, WorthJob};
+use crate::room_jobs::{JobBoard, JobSt, JobStatus};
+use annosat_app::protocol::{Job, JobKind, JobOutcome, WorthJob};
 use annosat_core::worth::rank::Ranking;
 use annosat_core::worth::{Report, WorthConfig};
 use leptos::prelude::*;
@@ -92,9 +92,10 @@ pub fn settings(c: &WorthConfig) -> String {
 pub const SUBSETS: u32 = 10;
 
 impl SourcesSt {
-    pub fn new() -> Self {
+    /// The room's signals, its two channels registered on the page's `board`.
+    pub fn new(board: JobBoard) -> Self {
         let d = WorthConfig::default();
-        SourcesSt {
+        let src = SourcesSt {
             choice: RwSignal::new(None),
             wanted: RwSignal::new(None),
             job: JobSt::new(),
@@ -105,7 +106,29 @@ impl SourcesSt {
             rank: JobSt::new(),
             ranking: RwSignal::new(None),
             rank_asked: RwSignal::new(None),
-        }
+        };
+        board.add(
+            JobKind::Worth,
+            src.job,
+            "Press Measure again.",
+            move |end| match end {
+                Ok((JobOutcome::Worthed { report, notes }, ms)) => src.finished(*report, notes, ms),
+                Ok(_) => {}
+                // A refused source: the old result is not the answer to what was asked.
+                Err(_) => src.result.set(None),
+            },
+        );
+        board.add(
+            JobKind::Rank,
+            src.rank,
+            "Press the button again.",
+            move |end| {
+                if let Ok((JobOutcome::Ranked(r), ms)) = end {
+                    src.ranked(*r, ms)
+                }
+            },
+        );
+        src
     }
 
     /// `annosat worth`'s settings with the room's splits and resamples and the page's seed as the
@@ -205,11 +228,5 @@ impl SourcesSt {
         self.job.set(JobStatus::Idle);
         self.ranking.set(None);
         self.rank.set(JobStatus::Idle);
-    }
-}
-
-impl Default for SourcesSt {
-    fn default() -> Self {
-        Self::new()
     }
 }

@@ -26,7 +26,7 @@ pub fn AnswerCard() -> impl IntoView {
         if answers.is_empty() {
             return None;
         }
-        let to = st.headline_to.get();
+        let to = st.target.headline_to.get();
         let (ext, pilots): (Option<Vec<Extrapolated>>, Vec<annosat_core::pilot::Part>) =
             match st.extrapolated() {
                 Some((r, e)) => (
@@ -96,7 +96,7 @@ pub fn AnswerCard() -> impl IntoView {
                 let set = move |ev: leptos::ev::Event| {
                     if let Ok(v) = event_target_value(&ev).parse::<f64>() {
                         if v.is_finite() {
-                            st.eps.update(|e| e[m as usize] = v);
+                            st.target.eps.update(|e| e[m as usize] = v);
                         }
                     }
                 };
@@ -122,7 +122,7 @@ pub fn AnswerCard() -> impl IntoView {
         let bounded_block = bounded.then(|| {
             let choose = move |ev: leptos::ev::Event| {
                 if let Ok(v) = event_target_value(&ev).parse::<u32>() {
-                    st.headline_to.set(v);
+                    st.target.headline_to.set(v);
                     st.extrapolate_headline(true);
                 }
             };
@@ -130,8 +130,8 @@ pub fn AnswerCard() -> impl IntoView {
                 <p class="note" id="bounded-line">
                     {format!("Against the items' own {votes} votes every curve ends at N = {votes}, so a point past the first fifth of them is forced by the vote count: those metrics are marked bounded by your votes, and their answer is extrapolated ")}
                     <select id="headline-to" class="inline" on:change=choose aria-label="what the headline extrapolates to">
-                        <option value="100" selected=move || st.headline_to.get() == 100>"to 100 votes per item"</option>
-                        <option value="0" selected=move || st.headline_to.get() == 0>"to the items' true distributions"</option>
+                        <option value="100" selected=move || st.target.headline_to.get() == 100>"to 100 votes per item"</option>
+                        <option value="0" selected=move || st.target.headline_to.get() == 0>"to the items' true distributions"</option>
                     </select>
                     " (a prior fitted to your items; its interval holds which items were drawn, the prior refitted to them, and what your votes cannot pin down, as measured on sets with known answers). The within-data curves stay drawn below."
                     {fit.clone().map(|f| view! { <span id="headline-fit">" "{f}</span> })}
@@ -181,7 +181,7 @@ fn ExtrapolationStatus(has: bool) -> impl IntoView {
     let st = expect_context::<St>();
     move || {
         let status = st.plan.job.status.get();
-        let (to, seed) = (st.headline_to.get(), st.seed.get());
+        let (to, seed) = (st.target.headline_to.get(), st.seed.get());
         if has {
             return None;
         }

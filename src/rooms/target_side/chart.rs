@@ -1,15 +1,14 @@
-//! The Target room's metric panels on the page: the canvas, its N marker and the PNG/SVG export;
-//! the drawing itself is the shell's `curve_chart`.
+//! The Target room's metric panels on the page: what each panel draws, its tooltip, and its
+//! exports, all through the chart module (`chart::curves` draws, `chart::figure` paints and
+//! downloads).
 
-use crate::curve_chart::{draw, title, Overlay, H, W};
-use crate::export;
-use crate::plot::{self, Geom};
+use crate::chart::curves::{draw, title, Overlay, H, W};
+use crate::chart::figure;
+use crate::chart::plot::Geom;
 use crate::state::St;
 use annosat_core::curves::Metric;
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 fn fmt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}"))
@@ -44,37 +43,33 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         Effect::new(move |_| {
             let (logx, s) = (st.logx.get(), sat.get());
             let Some(el) = canvas.get() else { return };
-            // No curves for the data shown (new data, a computation stopped or failed): the panel
-            // says so instead of keeping the last dataset's drawing.
-            let (Some(c), Some(s)) = (st.curves.get(), s) else {
-                geom.set(None);
-                if let Some(backend) = CanvasBackend::with_canvas_object(el) {
-                    let _ =
-                        plot::empty(&backend.into_drawing_area(), "no curves for this data yet");
+            let bands = st.target.item_band.get().then(|| st.bands.get()).flatten();
+            let (over, b) = (overlay(), bounded.get());
+            let draw = st.curves.get().zip(s).map(|(c, s)| {
+                move |root: &_| {
+                    let inputs = (s, bands.as_deref(), b);
+                    draw(
+                        root,
+                        &c,
+                        metric,
+                        None,
+                        inputs,
+                        logx,
+                        as_overlay(&over).as_ref(),
+                    )
                 }
-                return;
-            };
-            let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-                return;
-            };
-            let bands = st.item_band.get().then(|| st.bands.get()).flatten();
-            let over = overlay();
-            match draw(
-                &backend.into_drawing_area(),
-                &c,
-                metric,
-                None,
-                (s, bands.as_deref(), bounded.get()),
-                logx,
-                as_overlay(&over).as_ref(),
-            ) {
-                Ok(g) => geom.set(Some(g)),
-                Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
-            }
+            });
+            // No curves for the data shown (new data, a computation stopped or failed): the panel
+            // says so.
+            let (what, note) = (
+                format!("chart {}", metric.name()),
+                "no curves for this data yet",
+            );
+            figure::paint_panel(el, &what, geom, note, draw);
         });
     }
     // The red N marker over the canvas, placed in percent of the canvas (which CSS scales).
-    let marker = crate::figure::marker(geom, st.n, (W, H));
+    let marker = figure::marker(geom, st.n, (W, H));
     let on_move = {
         move |ev: web_sys::MouseEvent| {
             let Some(el) = canvas.get() else { return };
@@ -105,69 +100,60 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
             set_tip.set(Some((ev.offset_x() as f64, text)));
         }
     };
-    // The PNG has the N marker drawn in: drawn once with it, saved, drawn again without.
+    // What the exports draw: the panel as shown, with the N marker drawn in.
+    let bands_untracked = move || {
+        let items = st.target.item_band.get_untracked();
+        items.then(|| st.bands.get_untracked()).flatten()
+    };
+    let file = move |ext: &str| {
+        let dataset = st.dataset.get_untracked();
+        format!("annosat-{dataset}-{}.{ext}", metric.name())
+    };
     let export_png = move |_| {
         let (Some(el), Some(c), Some(s)) =
             (canvas.get(), st.curves.get_untracked(), sat.get_untracked())
         else {
             return;
         };
-        let logx = st.logx.get_untracked();
-        let bands = st
-            .item_band
-            .get_untracked()
-            .then(|| st.bands.get_untracked())
-            .flatten();
-        let over = overlay_untracked();
-        let redraw = |n: Option<u32>| {
-            CanvasBackend::with_canvas_object(el.clone()).map(|b| {
+        let (logx, bands, over) = (
+            st.logx.get_untracked(),
+            bands_untracked(),
+            overlay_untracked(),
+        );
+        figure::download_png(&el, &file("png"), st.n.get_untracked(), |n| {
+            figure::paint(el.clone(), "PNG export", |root| {
+                let inputs = (s, bands.as_deref(), bounded.get_untracked());
                 draw(
-                    &b.into_drawing_area(),
+                    root,
                     &c,
                     metric,
                     n,
-                    (s, bands.as_deref(), bounded.get_untracked()),
+                    inputs,
                     logx,
                     as_overlay(&over).as_ref(),
                 )
-            })
-        };
-        redraw(Some(st.n.get_untracked()));
-        if let Ok(url) = el.to_data_url() {
-            export::download_url(
-                &url,
-                &format!(
-                    "annosat-{}-{}.png",
-                    st.dataset.get_untracked(),
-                    metric.name()
-                ),
-            );
-        }
-        redraw(None);
+            });
+        });
     };
     let export_svg = move |_| {
         let (Some(c), Some(s)) = (st.curves.get_untracked(), sat.get_untracked()) else {
             return;
         };
-        let bands = st
-            .item_band
-            .get_untracked()
-            .then(|| st.bands.get_untracked())
-            .flatten();
-        let file = format!(
-            "annosat-{}-{}.svg",
-            st.dataset.get_untracked(),
-            metric.name()
+        let (logx, bands, over) = (
+            st.logx.get_untracked(),
+            bands_untracked(),
+            overlay_untracked(),
         );
-        crate::figure::download_svg((W, H), &file, |root| {
-            let over = overlay_untracked();
+        figure::download_svg((W, H), &file("svg"), |root| {
+            let inputs = (s, bands.as_deref(), bounded.get_untracked());
+            let n = Some(st.n.get_untracked());
             let _ = draw(
                 root,
                 &c,
                 metric,
-                Some(st.n.get_untracked()),
-                (s, bands.as_deref(), bounded.get_untracked()),
-                st.logx.get_untracked(),
+                n,
+                inputs,
+                logx,
                 as_overlay(&over).as_ref(),
             );
         });

@@ -1,20 +1,22 @@
 //! Per-item view at the current N: H(p_N) against H(p_full) for every item (one draw, the curves'
 //! first repeat), and the items whose entropy moves most, with their text where the dataset has it.
 
+use crate::chart::figure;
 use crate::state::{ItemsView as View, St};
 use leptos::html;
 use leptos::prelude::*;
+use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
-fn draw_scatter(el: web_sys::HtmlCanvasElement, v: &View) -> Result<(), String> {
+fn draw_scatter<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, v: &View) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
     let (n, points) = (v.n, &v.points);
-    let backend = CanvasBackend::with_canvas_object(el).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
     let e = |e: DrawingAreaErrorKind<_>| format!("{e}");
     root.fill(&WHITE).map_err(e)?;
     let top = points.iter().map(|p| p.0.max(p.1)).fold(0.1f64, f64::max) * 1.05;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(
             if points.len() < v.total {
                 format!(
@@ -78,17 +80,15 @@ pub fn ItemsView() -> impl IntoView {
     let st = expect_context::<St>();
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
-        let Some(v) = st.items.get() else {
-            if let Some(backend) = canvas.get().and_then(CanvasBackend::with_canvas_object) {
-                let _ = crate::plot::empty(&backend.into_drawing_area(), "no per-item draws yet");
-            }
+        let (Some(el), v) = (canvas.get(), st.items.get()) else {
             return;
         };
-        if let Some(el) = canvas.get() {
-            if let Err(e) = draw_scatter(el, &v) {
-                leptos::logging::error!("scatter: {e}");
-            }
-        }
+        match v {
+            Some(v) => figure::paint(el, "scatter", |root| draw_scatter(root, &v)),
+            None => figure::paint(el, "scatter", |root| {
+                crate::chart::plot::empty(root, "no per-item draws yet")
+            }),
+        };
     });
     let movers = move || {
         let v = st.items.get()?;

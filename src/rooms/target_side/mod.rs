@@ -7,7 +7,7 @@ pub mod chart;
 mod items;
 mod multilabel;
 
-use crate::curve_chart::title;
+use crate::chart::curves::title;
 use crate::state::{St, Status, REPEATS, SYNTHETIC};
 use annosat_core::curves::Metric;
 use answer::AnswerCard;
@@ -55,7 +55,7 @@ fn StatusLine() -> impl IntoView {
                 .unwrap_or(0);
             // Multilabel curves run in one worker.
             let workers = if st.ml.with(|r| r.is_some()) { 1 } else { crate::bridge::size() };
-            let intervals = match st.bands_ms.get() {
+            let intervals = match st.took.bands_ms.get() {
                 ms if ms > 0.0 && st.bands.with(|b| b.is_some()) => {
                     format!(", the item intervals after {ms:.0} ms")
                 }
@@ -73,7 +73,7 @@ fn StatusLine() -> impl IntoView {
                     ""
                 },
                 st.seed.get(),
-                st.compute_ms.get(),
+                st.took.curves_ms.get(),
                 if workers == 1 { "" } else { "s" }
             );
             view! { <p class="status" id="status" data-state="idle">{text}</p> }.into_any()
@@ -117,8 +117,8 @@ pub(super) fn BandToggle() -> impl IntoView {
     view! {
         <p class="band-toggle">
             <label>
-                <input type="checkbox" id="item-band" prop:checked=move || st.item_band.get()
-                    on:change=move |ev| st.item_band.set(event_target_checked(&ev)) />
+                <input type="checkbox" id="item-band" prop:checked=move || st.target.item_band.get()
+                    on:change=move |ev| st.target.item_band.set(event_target_checked(&ev)) />
                 " Band: 95% over items (unticked: over repeats)"
             </label>
         </p>

@@ -2,15 +2,13 @@
 //! metric in words, readouts at the slider's N, one panel per metric and the per-label table —
 //! all from the core's `MlReport`, the report `annosat curves` prints as JSON.
 
-use crate::figure;
-use crate::ml_chart::{draw, H, W};
-use crate::plot::{self, Geom};
+use crate::chart::figure;
+use crate::chart::multilabel::{draw, H, W};
+use crate::chart::plot::Geom;
 use crate::state::St;
 use annosat_core::multilabel::MlMetric;
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 fn fmt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}"))
@@ -119,53 +117,35 @@ fn MlChart(metric: MlMetric) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let geom = RwSignal::new(None::<Geom>);
     Effect::new(move |_| {
-        let (logx, items, r) = (st.logx.get(), st.item_band.get(), st.ml.get());
+        let (logx, items, r) = (st.logx.get(), st.target.item_band.get(), st.ml.get());
         let Some(el) = canvas.get() else { return };
-        let Some(backend) = CanvasBackend::with_canvas_object(el) else {
-            return;
-        };
-        let Some(r) = r else {
-            geom.set(None);
-            let _ = plot::empty(&backend.into_drawing_area(), "no curves for this data yet");
-            return;
-        };
-        match draw(
-            &backend.into_drawing_area(),
-            r.metric(metric),
-            items,
-            None,
-            logx,
-        ) {
-            Ok(g) => geom.set(Some(g)),
-            Err(e) => leptos::logging::error!("chart {}: {e}", metric.name()),
-        }
+        let draw = r.map(|r| move |root: &_| draw(root, r.metric(metric), items, None, logx));
+        let (what, note) = (
+            format!("chart {}", metric.name()),
+            "no curves for this data yet",
+        );
+        figure::paint_panel(el, &what, geom, note, draw);
     });
-    let marker = figure::marker(geom, st.n, (W, H));
-    let export = move || {
-        let Some(r) = st.ml.get_untracked() else {
-            return;
-        };
-        let file = format!(
+    let file = move || {
+        format!(
             "annosat-{}-{}.svg",
             st.dataset.get_untracked(),
             metric.name()
-        );
-        figure::download_svg((W, H), &file, |root| {
-            let _ = draw(
-                root,
-                r.metric(metric),
-                st.item_band.get_untracked(),
-                Some(st.n.get_untracked()),
-                st.logx.get_untracked(),
-            );
-        });
+        )
     };
     figure::svg_figure(
         (metric.name(), metric.title()),
         (W, H),
         canvas,
-        marker,
-        export,
+        (geom, st.n),
+        file,
+        move |root, n| {
+            let r = st.ml.get_untracked()?;
+            let (items, logx) = (st.target.item_band.get_untracked(), st.logx.get_untracked());
+            draw(root, r.metric(metric), items, Some(n), logx)
+                .ok()
+                .map(|_| ())
+        },
     )
 }
 

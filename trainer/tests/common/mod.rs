@@ -103,3 +103,29 @@ pub fn curves_json(path: &std::path::Path) -> serde_json::Value {
     ]))
     .unwrap()
 }
+
+/// The head's hyperparameters as `sweep` flags (`--hidden … --patience`), from an export's `head`
+/// object, so a test reruns exactly what was committed.
+pub fn head_args(h: &serde_json::Value) -> Vec<String> {
+    [
+        "hidden",
+        "lr",
+        "weight_decay",
+        "batch",
+        "epochs",
+        "patience",
+    ]
+    .iter()
+    .flat_map(|k| [format!("--{}", k.replace('_', "-")), h[*k].to_string()])
+    .collect()
+}
+
+/// Asserts annosat's mean `a` and numpy's `b` (each over its repeats) agree within 4.5 standard
+/// errors of the difference of two independent means, plus float slack.
+pub fn assert_same_mean(what: &str, (a, r_ours): (f64, f64), (b, r_np): (f64, f64), sd: f64) {
+    let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
+    assert!(
+        (a - b).abs() <= tol,
+        "{what}: annosat {a} vs numpy {b} (tol {tol})"
+    );
+}

@@ -3,7 +3,7 @@
 //! where x% of the improvement is captured — the multilabel twin of `curve_chart`, drawn from the
 //! core's `MlReport` (what the CLI's JSON holds).
 
-use crate::plot::{self, Geom, Look, XAxis};
+use crate::chart::plot::{self, Geom, Look, XAxis};
 use annosat_core::multilabel::report::MetricReport;
 use plotters::coord::Shift;
 use plotters::prelude::*;

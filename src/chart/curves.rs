@@ -4,7 +4,7 @@
 //! Target room's panels and the Plan room's extrapolated ones (a shell module, so neither room
 //! reaches into the other).
 
-use crate::plot::{self, Geom, Look, XAxis};
+use crate::chart::plot::{self, Geom, Look, XAxis};
 use annosat_core::answer::Extrapolated;
 use annosat_core::curves::{Curves, ItemBands, Metric, Saturation};
 use plotters::coord::Shift;
