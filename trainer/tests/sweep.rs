@@ -352,14 +352,14 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
         assert!(dir.join(f).exists(), "{f}");
     }
     let (work, out) = (tmp("synth-w"), tmp("synth-o"));
-    let (n, folds) = (["--n", "1,10"], ["--folds", "3", "--model-seeds", "1"]);
+    let (ns, folds) = (["--n", "1,10"], ["--folds", "3", "--model-seeds", "1"]);
     let head = ["--epochs", "4", "--patience", "4", "--hidden", "4"];
     let arms = ["--arms", "hard,soft,sls,constant,knn"];
     run(&sweep_args(
         &dir,
         &out,
         &work,
-        &[&n[..], &arms, &folds, &head].concat(),
+        &[&ns[..], &arms, &folds, &head].concat(),
     ));
     let name = dir.file_name().unwrap().to_str().unwrap();
     let m: serde_json::Value =
@@ -413,7 +413,7 @@ fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
         &dir,
         &out2,
         &work2,
-        &[&n[..], &arms, &folds].concat(),
+        &[&ns[..], &arms, &folds].concat(),
     ));
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out2.join(name).join("manifest.json")).unwrap())
