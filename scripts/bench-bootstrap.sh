@@ -6,14 +6,11 @@
 #                                                 the bootstrap resamples blocks of items); --docs
 #                                                 writes the result into docs/intervals.md
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/scripts/env.sh"
 docs=0
 if [ "${1:-}" = --docs ]; then docs=1; shift; fi
 items=${1:-1000000}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-python3 "$root/scripts/make-big-votes.py" "$items" "$dir/votes.csv"
+. "$(dirname "$0")/big-votes.sh"
+big_votes "$items"
 cargo build -q --locked --profile native -p annosat-trainer --no-default-features
 bin="$CARGO_TARGET_DIR/native/annosat"
 for b in 0 200; do

@@ -5,14 +5,11 @@
 #                                               also rewrites docs/limits.md's block from this run
 # Needs the CLI built (cargo build --profile native -p annosat-trainer) and GNU time.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/scripts/env.sh"
 readme=0
 if [ "${1:-}" = --readme ]; then readme=1; shift; fi
 items=${1:-9800000}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-python3 "$root/scripts/make-big-votes.py" "$items" "$dir/votes.csv"
+. "$(dirname "$0")/big-votes.sh"
+big_votes "$items"
 size=$(stat -c %s "$dir/votes.csv")
 /usr/bin/time -f '%e %M' -o "$dir/time" "$CARGO_TARGET_DIR/native/annosat" curves --votes "$dir/votes.csv" >"$dir/curves.csv"
 read -r secs kb <"$dir/time"

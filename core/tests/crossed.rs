@@ -15,29 +15,16 @@ const DATASETS: u32 = 200;
 fn the_crossed_interval_covers_the_population_point_where_the_item_interval_does_not() {
     let votes = 10;
     let base = SynthConfig {
-        items: 200,
-        classes: 3,
-        concentration: 0.8,
-        votes,
-        annotators: 12,
         confusion: 0.4,
         dim: 1,
-        ..Default::default()
+        ..common::crowd(200, votes, 12)
     };
     let cfg = CurveConfig {
         repeats: 8,
         bootstrap: 100,
         ..Default::default()
     };
-    let population = common::population(&base, Some(2_000));
-    let pop = curves::compute(
-        &population,
-        &CurveConfig {
-            repeats: 4,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let pop = common::population_curves(&base, Some(2_000));
     let truth: Vec<f64> = Metric::ALL
         .iter()
         .map(|&m| crossing(&pop.grid, &pop.improvement_fraction(m), 0.9, true).unwrap())

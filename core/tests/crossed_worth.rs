@@ -87,7 +87,7 @@ fn the_crossed_worth_interval_covers_the_population_nu() {
                 continue;
             };
             let holds = |w: &annosat_core::worth::MetricWorth| {
-                w.lo.map_or(true, |lo| lo <= t) && w.hi.map_or(true, |hi| t <= hi)
+                w.lo.is_none_or(|lo| lo <= t) && w.hi.is_none_or(|hi| t <= hi)
             };
             n[j] += 1;
             items[j] += holds(a.get(m).unwrap()) as u32;

@@ -203,29 +203,14 @@ fn bootstrap_is_the_same_for_any_split_of_the_repeats() {
 #[test]
 fn item_interval_of_the_90_point_covers_the_population_value() {
     let votes = 30;
-    let base = SynthConfig {
-        items: 300,
-        classes: 3,
-        concentration: 0.8,
-        votes,
-        annotators: 60,
-        ..Default::default()
-    };
+    let base = common::crowd(300, votes, 60);
     let cfg = CurveConfig {
         repeats: 8,
         bootstrap: 200,
         ..Default::default()
     };
     // The population: five 20,000-item draws of the same prior, as one table.
-    let population = common::population(&base, None);
-    let pop = curves::compute(
-        &population,
-        &CurveConfig {
-            repeats: 4,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let pop = common::population_curves(&base, None);
     let datasets = 400u32;
     let mut covered = [0u32; 4];
     for d in 0..datasets {

@@ -3,17 +3,16 @@
 //! — one task per (fold, model seed) group — and scored by the code `annosat sweep` runs
 //! (`annosat_heads::ml_sweep`), so the tab's export is the CLI's on the same head features.
 
-use crate::encoder_files::{download_encoder, DOWNLOAD};
-use crate::own::{self, EMBED, ENCODER, MIN_ITEMS};
+use crate::encoder_files::DOWNLOAD;
+use crate::own::{self, EMBED, MIN_ITEMS};
 use crate::pool::Pool;
-use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
+use crate::protocol::{OwnJob, TrainResponse, MAX_TEXTS};
 use crate::reply::{eta_as, Bar};
 use crate::reply::{now_ms, post_with_bytes};
 use crate::uploads;
 use annosat_core::models::N_GRID;
 use annosat_core::multilabel::bundle::{self, MlBundle};
 use annosat_core::multilabel::MultilabelTable;
-use annosat_encoder::Embeddings;
 use annosat_heads::ml_sweep::{MlCollect, MlDesign, DEFAULT_FOLDS};
 use annosat_heads::multilabel::MlArm;
 use annosat_heads::HeadFeatures;
@@ -35,40 +34,15 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
             unique.len()
         );
     }
-    let (download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
-    let te = now_ms();
-    let (all, dim) = own::embed(&mut pool, &job.encoder_url, &unique, bar).await?;
-    let embed_ms = now_ms() - te;
     let ids = p.table.item_ids().to_vec();
-    let emb = Embeddings::assemble(ids.clone(), &p.texts, &unique, &all, dim, ENCODER.into())?;
-    let layout = p.texts.layout.name().to_string();
-    let features = HeadFeatures::new(
-        ids,
-        p.texts.layout.width(emb.dim),
-        &emb.features(),
-        ENCODER.into(),
-        format!("{layout}, stored as f16"),
-    );
+    let (_, features, stage) =
+        own::embed_stage(&mut pool, &job.encoder_url, ids, &p.texts, bar).await?;
     let tt = now_ms();
     let export = train(&mut pool, &p.table, &design, &job, &features, bar).await?;
     let train_ms = now_ms() - tt;
-    let summary = OwnSummary {
-        classes: p.table.labels().to_vec(),
-        items: p.table.n_items(),
-        test_items: p.table.n_items(),
-        folds: Some(design.folds),
-        texts: unique.len(),
-        layout,
-        encoder: ENCODER.into(),
-        ns: design.ns.clone(),
-        notes: p.notes,
-        download_ms,
-        embed_ms,
-        train_ms,
-        cached,
-        workers: pool.size(),
-        worker_memory: pool.memory,
-    };
+    let (items, folds) = (p.table.n_items(), Some(design.folds));
+    let table = (p.table.labels().to_vec(), items, items, folds);
+    let summary = stage.summary(table, design.ns.clone(), p.notes, train_ms, &pool);
     post_with_bytes(
         &TrainResponse::MlTrained {
             id,

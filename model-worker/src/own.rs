@@ -7,6 +7,7 @@ use crate::protocol::{OwnJob, OwnSummary, TrainResponse, MAX_TEXTS};
 use crate::reply::{eta, eta_as, now_ms, post, post_with_bytes, Bar};
 use crate::uploads;
 use annosat_core::models::N_GRID;
+use annosat_encoder::texts::ItemTexts;
 use annosat_encoder::Embeddings;
 use annosat_heads::{Dataset, HeadFeatures};
 use anyhow::{bail, Result};
@@ -46,22 +47,8 @@ pub(crate) fn open<T>(
 pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -> Result<()> {
     let (bar, mut pool, p) = open(id, &job, votes, texts, uploads::prepare)?;
     let ns = check(&p)?;
-    let unique = p.texts.unique_longest_first();
-    let (download_ms, cached) = download_encoder(&job.encoder_url, &bar).await?;
-    let te = now_ms();
-    let (all, dim) = embed(&mut pool, &job.encoder_url, &unique, bar).await?;
-    let embed_ms = now_ms() - te;
     let ids = p.table.item_ids().to_vec();
-    let emb = Embeddings::assemble(ids.clone(), &p.texts, &unique, &all, dim, ENCODER.into())?;
-    let layout = p.texts.layout.name().to_string();
-    let width = p.texts.layout.width(emb.dim);
-    let head = HeadFeatures::new(
-        ids,
-        width,
-        &emb.features(),
-        ENCODER.into(),
-        format!("{layout}, stored as f16"),
-    );
+    let (emb, head, stage) = embed_stage(&mut pool, &job.encoder_url, ids, &p.texts, bar).await?;
     let mut data = Dataset::new(job.votes_name.clone(), &p.table, head, false)?;
     if let Some(cfg) = &job.plan {
         return plan(&data, cfg, &bar);
@@ -82,23 +69,13 @@ pub async fn run(id: u64, job: OwnJob, votes: Vec<u8>, texts: Option<Vec<u8>>) -
         .iter()
         .map(|s| s.test_items.len())
         .sum();
-    let summary = OwnSummary {
-        classes: p.table.classes().to_vec(),
-        items: p.table.num_items(),
+    let table = (
+        p.table.classes().to_vec(),
+        p.table.num_items(),
         test_items,
-        folds: data.folds,
-        texts: unique.len(),
-        layout,
-        encoder: ENCODER.into(),
-        ns,
-        notes,
-        download_ms,
-        embed_ms,
-        train_ms,
-        cached,
-        workers: pool.size(),
-        worker_memory: pool.memory,
-    };
+        data.folds,
+    );
+    let summary = stage.summary(table, ns, notes, train_ms, &pool);
     post_with_bytes(
         &TrainResponse::OwnTrained {
             id,
@@ -138,6 +115,80 @@ fn check(p: &uploads::Prepared) -> Result<Vec<u32>> {
         );
     }
     Ok(ns)
+}
+
+/// What the embedding stage reports in an own-data job's summary.
+pub(crate) struct Embedded {
+    texts: usize,
+    layout: String,
+    download_ms: f64,
+    embed_ms: f64,
+    cached: bool,
+}
+
+impl Embedded {
+    /// The job's summary: the table's classes, items, test items and folds, the N grid, the
+    /// notes, the training time and the pool's size and largest memory beside this stage's facts.
+    pub(crate) fn summary(
+        self,
+        (classes, items, test_items, folds): (Vec<String>, usize, usize, Option<u64>),
+        ns: Vec<u32>,
+        notes: Vec<String>,
+        train_ms: f64,
+        pool: &Pool,
+    ) -> OwnSummary {
+        OwnSummary {
+            classes,
+            items,
+            test_items,
+            folds,
+            texts: self.texts,
+            layout: self.layout,
+            encoder: ENCODER.into(),
+            ns,
+            notes,
+            download_ms: self.download_ms,
+            embed_ms: self.embed_ms,
+            train_ms,
+            cached: self.cached,
+            workers: pool.size(),
+            worker_memory: pool.memory,
+        }
+    }
+}
+
+/// Both own-data jobs' embedding stage: the encoder's files (`url`), every distinct text of the
+/// items `ids` embedded over the pool, and the head features built from them (the layout's width,
+/// stored as f16, as `annosat features`).
+pub(crate) async fn embed_stage(
+    pool: &mut Pool,
+    url: &str,
+    ids: Vec<String>,
+    texts: &ItemTexts,
+    bar: Bar,
+) -> Result<(Embeddings, HeadFeatures, Embedded)> {
+    let unique = texts.unique_longest_first();
+    let (download_ms, cached) = download_encoder(url, &bar).await?;
+    let te = now_ms();
+    let (all, dim) = embed(pool, url, &unique, bar).await?;
+    let embed_ms = now_ms() - te;
+    let emb = Embeddings::assemble(ids.clone(), texts, &unique, &all, dim, ENCODER.into())?;
+    let layout = texts.layout.name().to_string();
+    let head = HeadFeatures::new(
+        ids,
+        texts.layout.width(emb.dim),
+        &emb.features(),
+        ENCODER.into(),
+        format!("{layout}, stored as f16"),
+    );
+    let stage = Embedded {
+        texts: unique.len(),
+        layout,
+        download_ms,
+        embed_ms,
+        cached,
+    };
+    Ok((emb, head, stage))
 }
 
 /// Every distinct text through the encoder in the pool, `BATCH` at a time (longest first, whole

@@ -48,15 +48,10 @@ pub fn run(a: Args) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("{}: {e}", ann.display()))?;
         }
         let summary = Summary::of(&table);
-        let (title, source, license) = read_source(&dir.join("SOURCE.md"), &name);
-        write_atomic(
-            &a.out.join(format!("{name}.bin")),
-            &encode(&Bundle {
-                name: name.clone(),
-                table,
-            }),
-        )?;
-        let texts = bundle_texts(&dir, &name, &a.out)?;
+        let bin = encode(&Bundle {
+            name: name.clone(),
+            table,
+        });
         let mut sources = Vec::new();
         for (file, key, title) in annosat_core::bundle::SOURCE_FILES {
             let from = dir.join(file);
@@ -72,21 +67,8 @@ pub fn run(a: Args) -> Result<()> {
                 });
             }
         }
-        eprintln!(
-            "bundled {name}: {} items, {} classes",
-            summary.items,
-            summary.classes.len()
-        );
-        index.push(IndexEntry {
-            name: name.clone(),
-            title,
-            source,
-            license,
-            summary,
-            file: format!("{name}.bin"),
-            texts,
-            sources,
-        });
+        let written = (summary, bin, sources);
+        index.push(index_entry(&dir, &name, &a.out, written, "classes")?);
     }
     index.sort_by(|x, y| {
         (
@@ -134,29 +116,39 @@ fn bundle_multilabel(dir: &Path, name: &str, out: &Path) -> Result<IndexEntry> {
     let (table, _) = annosat_core::import::multilabel::parse_multilabel(&bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let summary = Summary::of_multilabel(&table);
+    let bin = encode(&MlBundle {
+        name: name.into(),
+        table,
+    });
+    let written = (summary, bin, Vec::new());
+    index_entry(dir, name, out, written, "labels (multilabel)")
+}
+
+/// Writes a dataset's `<name>.bin` and texts and returns its index entry (its SOURCE.md's title,
+/// source and license, its summary and source files); `classes` names what the summary's classes
+/// are in the line it prints.
+fn index_entry(
+    dir: &Path,
+    name: &str,
+    out: &Path,
+    (summary, bin, sources): (Summary, Vec<u8>, Vec<annosat_core::bundle::SourceEntry>),
+    classes: &str,
+) -> Result<IndexEntry> {
     let (title, source, license) = read_source(&dir.join("SOURCE.md"), name);
-    write_atomic(
-        &out.join(format!("{name}.bin")),
-        &encode(&MlBundle {
-            name: name.into(),
-            table,
-        }),
-    )?;
+    let file = format!("{name}.bin");
+    write_atomic(&out.join(&file), &bin)?;
     let texts = bundle_texts(dir, name, out)?;
-    eprintln!(
-        "bundled {name}: {} items, {} labels (multilabel)",
-        summary.items,
-        summary.classes.len()
-    );
+    let (items, k) = (summary.items, summary.classes.len());
+    eprintln!("bundled {name}: {items} items, {k} {classes}");
     Ok(IndexEntry {
         name: name.into(),
         title,
         source,
         license,
         summary,
-        file: format!("{name}.bin"),
+        file,
         texts,
-        sources: Vec::new(),
+        sources,
     })
 }
 

@@ -48,26 +48,36 @@ fn the_prior_is_scipys_maximum_likelihood() {
     assert!((l1 - l2).abs() < 1e-6 * l2.abs(), "{l1} vs {l2}");
 }
 
+fn snli_votes() -> String {
+    let votes = data_dir().join("chaosnli_snli/votes.csv");
+    votes.to_str().unwrap().to_string()
+}
+
+/// `annosat extrapolate --votes SNLI --reference-votes 100 --check M`.
+fn check_snli<'a>(votes: &'a str, m: &'a str) -> [&'a str; 7] {
+    [
+        "extrapolate",
+        "--votes",
+        votes,
+        "--reference-votes",
+        "100",
+        "--check",
+        m,
+    ]
+}
+
 /// ChaosNLI-SNLI cut to 10 votes per item and extrapolated back to its 100: KL and JS distance
 /// within 15% of the full data's curves at every N checked.
 #[test]
 fn ten_votes_extrapolate_to_a_hundred_within_15_percent_on_snli() {
-    let votes = data_dir().join("chaosnli_snli/votes.csv");
-    let out = annosat(&[
-        "extrapolate",
-        "--votes",
-        votes.to_str().unwrap(),
-        "--reference-votes",
-        "100",
-        "--check",
-        "10",
-        "--n",
-        "2,5,10,20,50",
-        "--repeats",
-        "20",
-        "--bootstrap",
-        "0",
-    ]);
+    let votes = snli_votes();
+    let out = annosat(
+        &[
+            &check_snli(&votes, "10")[..],
+            &["--n", "2,5,10,20,50", "--repeats", "20", "--bootstrap", "0"],
+        ]
+        .concat(),
+    );
     let mut checked = 0;
     for line in out.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
@@ -84,17 +94,9 @@ fn ten_votes_extrapolate_to_a_hundred_within_15_percent_on_snli() {
 
 #[test]
 fn says_what_is_wrong_with_a_check() {
-    let votes = data_dir().join("chaosnli_snli/votes.csv");
+    let votes = snli_votes();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
-        .args([
-            "extrapolate",
-            "--votes",
-            votes.to_str().unwrap(),
-            "--reference-votes",
-            "100",
-            "--check",
-            "100",
-        ])
+        .args(check_snli(&votes, "100"))
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -3,30 +3,37 @@
 mod common;
 use common::*;
 
+/// `annosat finetune --data SNLI --limit 40 --n NS --epochs E --batch 8` and the rest: the small
+/// CPU run both tests train.
+fn small_finetune(ns: &str, epochs: &str, rest: &[&str]) -> Vec<String> {
+    let snli = data_dir().join("chaosnli_snli");
+    let data = [
+        "finetune",
+        "--data",
+        snli.to_str().unwrap(),
+        "--limit",
+        "40",
+    ];
+    let run = ["--n", ns, "--epochs", epochs, "--batch", "8"];
+    [&data[..], &run, rest]
+        .concat()
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
 #[test]
 fn finetune_trains_end_to_end_and_repeats_exactly_on_cpu() {
-    let snli = data_dir().join("chaosnli_snli");
     let dir = std::env::temp_dir().join(format!("annosat-finetune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let run = |name: &str| -> serde_json::Value {
         let out = dir.join(name);
-        let stdout = annosat(&[
-            "finetune",
-            "--data",
-            snli.to_str().unwrap(),
-            "--limit",
-            "40",
-            "--n",
+        let args = small_finetune(
             "1,10",
-            "--epochs",
             "1",
-            "--batch",
-            "8",
-            "--arm",
-            "soft",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+            &["--arm", "soft", "--out", out.to_str().unwrap()],
+        );
+        let stdout = annosat(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(
             stdout.lines().filter(|l| l.contains("samples/s")).count(),
             2,
@@ -92,29 +99,11 @@ fn finetune_top_reproduces_the_encoder_and_trains_its_top_layer() {
 /// measured throughput aside), names a missing shard and refuses one run with other settings.
 #[test]
 fn finetune_shards_merge_into_one_run() {
-    let snli = data_dir().join("chaosnli_snli");
     let dir = std::env::temp_dir().join(format!("annosat-finetune-shards-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let args = |out: &std::path::Path, epochs: &str| -> Vec<String> {
-        [
-            "finetune",
-            "--data",
-            snli.to_str().unwrap(),
-            "--limit",
-            "40",
-            "--n",
-            "1,5,10",
-            "--epochs",
-            epochs,
-            "--batch",
-            "8",
-            "--out",
-            out.to_str().unwrap(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+        small_finetune("1,5,10", epochs, &["--out", out.to_str().unwrap()])
     };
     let run = |v: Vec<String>| -> std::process::Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))

@@ -36,6 +36,18 @@ fn synthetic_file() -> PathBuf {
     path
 }
 
+/// Every multilabel curve metric, as the JSON names them.
+const ML_METRICS: [&str; 8] = [
+    "kl",
+    "jsd",
+    "brier",
+    "soft_bce",
+    "entropy_corr",
+    "macro_f1",
+    "micro_f1",
+    "exact_set",
+];
+
 fn curves_json(args: &[&str]) -> Value {
     serde_json::from_str(&annosat(args)).unwrap()
 }
@@ -46,19 +58,7 @@ fn multilabel_curve_means_agree_with_numpy_within_monte_carlo_error() {
     let votes = path.to_str().unwrap();
     let grid = "1,2,3,5,8,12";
     let (r_ours, r_np) = (60.0f64, 60.0f64);
-    let ours = curves_json(&[
-        "curves",
-        "--votes",
-        votes,
-        "--n",
-        grid,
-        "--repeats",
-        "60",
-        "--bootstrap",
-        "0",
-        "--format",
-        "json",
-    ]);
+    let ours = curves_with(votes, &["--n", grid, "--repeats", "60", "--bootstrap", "0"]);
     assert_eq!(ours["kind"], "multilabel");
     let out = std::process::Command::new("python3")
         .arg(repo_root().join("tests/reference/numpy_multilabel.py"))
@@ -80,37 +80,7 @@ fn multilabel_curve_means_agree_with_numpy_within_monte_carlo_error() {
         String::from_utf8_lossy(&out.stderr)
     );
     let theirs: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut checked = 0;
-    for metric in [
-        "kl",
-        "jsd",
-        "brier",
-        "soft_bce",
-        "entropy_corr",
-        "macro_f1",
-        "micro_f1",
-        "exact_set",
-    ] {
-        for p in ours["metrics"][metric].as_array().unwrap() {
-            let n = p["n"].as_u64().unwrap().to_string();
-            let t = &theirs[metric][&n];
-            if t.is_null() {
-                assert!(
-                    p["mean"].is_null(),
-                    "{metric} N={n}: numpy undefined, annosat {}",
-                    p["mean"]
-                );
-                continue;
-            }
-            let (a, b) = (p["mean"].as_f64().unwrap(), t["mean"].as_f64().unwrap());
-            let sd = t["sd"]
-                .as_f64()
-                .unwrap()
-                .max(p["sd"].as_f64().unwrap_or(0.0));
-            assert_same_mean(&format!("{metric} N={n}"), (a, r_ours), (b, r_np), sd);
-            checked += 1;
-        }
-    }
+    let checked = assert_curves_match(&ours, &theirs, &ML_METRICS, (r_ours, r_np), true);
     assert_eq!(
         checked,
         8 * 6 - 1,
@@ -223,16 +193,7 @@ fn medrelex_wide_and_long_layouts_give_the_same_curves() {
     let (w, l) = (run("ratings_multilabel.csv"), run("labels_long.csv"));
     assert_eq!(w["items"], l["items"]);
     assert_eq!(w["items"][0], 3397);
-    for metric in [
-        "kl",
-        "jsd",
-        "brier",
-        "soft_bce",
-        "entropy_corr",
-        "macro_f1",
-        "micro_f1",
-        "exact_set",
-    ] {
+    for metric in ML_METRICS {
         for (a, b) in w["metrics"][metric]
             .as_array()
             .unwrap()

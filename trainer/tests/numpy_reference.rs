@@ -46,18 +46,7 @@ fn curve_means_agree_within_monte_carlo_error() {
     let votes = votes.to_str().unwrap();
     let grid = "1,2,3,5,10,20,50,100";
     let (r_ours, r_np) = (100.0f64, 200.0f64);
-    let ours: serde_json::Value = serde_json::from_str(&annosat(&[
-        "curves",
-        "--votes",
-        votes,
-        "--n",
-        grid,
-        "--repeats",
-        "100",
-        "--format",
-        "json",
-    ]))
-    .unwrap();
+    let ours = curves_with(votes, &["--n", grid, "--repeats", "100"]);
     let theirs: serde_json::Value = serde_json::from_str(&numpy_reference(&[
         "curves",
         votes,
@@ -69,28 +58,8 @@ fn curve_means_agree_within_monte_carlo_error() {
         "7",
     ]))
     .unwrap();
-    let mut checked = 0;
-    for metric in ["jsd", "entropy_corr", "kl", "majority_agreement"] {
-        for p in ours["metrics"][metric].as_array().unwrap() {
-            let n = p["n"].as_u64().unwrap().to_string();
-            let t = &theirs[metric][&n];
-            if t.is_null() {
-                assert!(
-                    p["mean"].is_null(),
-                    "{metric} N={n}: numpy undefined, annosat {}",
-                    p["mean"]
-                );
-                continue;
-            }
-            let (a, b, sd) = (
-                p["mean"].as_f64().unwrap(),
-                t["mean"].as_f64().unwrap(),
-                t["sd"].as_f64().unwrap(),
-            );
-            assert_same_mean(&format!("{metric} N={n}"), (a, r_ours), (b, r_np), sd);
-            checked += 1;
-        }
-    }
+    let metrics = ["jsd", "entropy_corr", "kl", "majority_agreement"];
+    let checked = assert_curves_match(&ours, &theirs, &metrics, (r_ours, r_np), false);
     assert_eq!(
         checked,
         4 * 8 - 1,

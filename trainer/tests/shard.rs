@@ -20,19 +20,7 @@ fn datasets() -> Vec<PathBuf> {
         .iter()
         .map(|n| {
             let d = tmp(&format!("data-{n}"));
-            annosat(&[
-                "synth",
-                "--out",
-                d.to_str().unwrap(),
-                "--items",
-                "60",
-                "--votes",
-                "10",
-                "--dim",
-                "4",
-                "--seed",
-                if *n == "a" { "1" } else { "2" },
-            ]);
+            small_synth(&d, &["--seed", if *n == "a" { "1" } else { "2" }]);
             d
         })
         .collect()
@@ -50,20 +38,8 @@ fn flags(data: &[PathBuf], work: &Path, out: &Path, hidden: &str) -> Vec<String>
         v.push("--data".into());
         v.push(d.display().to_string());
     }
-    for f in [
-        "--n",
-        "1,5,10",
-        "--arms",
-        "hard,soft,constant",
-        "--model-seeds",
-        "2",
-        "--epochs",
-        "3",
-        "--patience",
-        "3",
-        "--hidden",
-        hidden,
-    ] {
+    let arms = ["--n", "1,5,10", "--arms", "hard,soft,constant"];
+    for f in [&arms[..], &QUICK_TRAINING, &["--hidden", hidden]].concat() {
         v.push(f.into());
     }
     v

@@ -94,18 +94,12 @@ fn small_sweep(work: &Path, out: &Path, features: &Path) -> Vec<String> {
         "1,3,10",
         "--split-seed",
         "42",
-        "--model-seeds",
-        "2",
-        "--epochs",
-        "3",
-        "--patience",
-        "3",
         "--pca",
         "32",
         "--hidden",
         "8",
     ];
-    sweep_args(&snli, out, work, &rest)
+    sweep_args(&snli, out, work, &[&rest[..], &QUICK_TRAINING].concat())
 }
 
 fn run(args: &[String]) {
@@ -329,19 +323,7 @@ fn committed_exports_regenerate_bit_identically() {
 #[test]
 fn k_fold_sweeps_score_every_item_and_synthetic_folders_bring_their_features() {
     let dir = tmp("synth-data");
-    annosat(&[
-        "synth",
-        "--out",
-        dir.to_str().unwrap(),
-        "--items",
-        "60",
-        "--votes",
-        "10",
-        "--dim",
-        "4",
-        "--feature-noise",
-        "0",
-    ]);
+    small_synth(&dir, &["--feature-noise", "0"]);
     for f in [
         "votes.csv",
         "annotations.csv",

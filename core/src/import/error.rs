@@ -190,6 +190,14 @@ impl ImportError {
             kind,
         }
     }
+    /// A row at `line` with `found` cells where the header has `expected`: refused.
+    pub(crate) fn check_width(line: u64, expected: usize, found: usize) -> Result<(), Self> {
+        if found == expected {
+            return Ok(());
+        }
+        let kind = ImportErrorKind::WrongColumnCount { expected, found };
+        Err(ImportError::line(line, kind))
+    }
     pub(crate) fn whole(kind: ImportErrorKind) -> Self {
         ImportError {
             line: None,

@@ -278,15 +278,7 @@ pub fn parse_texts_csv(bytes: &[u8]) -> Result<(Vec<String>, Vec<TextColumn>), I
     for rec in records {
         let rec = rec.map_err(csv_error)?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
-        if rec.len() != header.len() {
-            return Err(ImportError::line(
-                line,
-                ImportErrorKind::WrongColumnCount {
-                    expected: header.len(),
-                    found: rec.len(),
-                },
-            ));
-        }
+        ImportError::check_width(line, header.len(), rec.len())?;
         let id = rec[0].trim();
         if id.is_empty() {
             return Err(ImportError::at(line, 1, ImportErrorKind::EmptyItemId));

@@ -94,15 +94,7 @@ pub fn parse_multilabel_from(
     for rec in reader.records() {
         let rec = rec.map_err(csv_error)?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
-        if rec.len() != width {
-            return Err(ImportError::line(
-                line,
-                ImportErrorKind::WrongColumnCount {
-                    expected: width,
-                    found: rec.len(),
-                },
-            ));
-        }
+        ImportError::check_width(line, width, rec.len())?;
         let id = rec[vote_cols[0]].trim();
         if id.is_empty() {
             return Err(ImportError::at(

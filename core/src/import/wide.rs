@@ -62,15 +62,7 @@ pub(super) fn parse_wide<'a>(
     let rows: Box<Rows<'a>> = Box::new(rows);
     for row in rows {
         let (line, rec) = row?;
-        if rec.len() != width {
-            return Err(ImportError::line(
-                line,
-                ImportErrorKind::WrongColumnCount {
-                    expected: width,
-                    found: rec.len(),
-                },
-            ));
-        }
+        ImportError::check_width(line, width, rec.len())?;
         let id = rec[0].trim().to_string();
         if id.is_empty() {
             return Err(ImportError::at(line, 1, ImportErrorKind::EmptyItemId));

@@ -26,6 +26,7 @@ pub mod export;
 mod item_stats;
 pub mod metric;
 pub mod model_labels;
+mod model_resamples;
 pub mod models;
 pub mod report;
 pub mod saturation;

@@ -4,7 +4,8 @@
 //! folds as [`super::models::evaluate`] — the same draws, so the bands are comparable — and the same
 //! verdict rule, so a label whose curve is within noise says "no detectable change with N".
 
-use super::models::{bands, bernoulli_entropy, finite, verdict_of, weights, MlBlock, EPS};
+use super::model_resamples::{bands, finite, verdict_of, weights};
+use super::models::{bernoulli_entropy, MlBlock, EPS};
 use crate::models::verdict::MetricVerdict;
 use serde::{Deserialize, Serialize};
 

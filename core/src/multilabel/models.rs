@@ -9,13 +9,9 @@
 //! side's, so "no detectable change with N" and "bounded by your 15 votes" mean the same here.
 
 use super::item_stats::macro_micro;
-use crate::answer::HEADLINE_REFERENCE_VOTES;
-use crate::curves::saturation::bounded_by_votes;
-use crate::models::verdict::{judge, MetricVerdict, Verdict};
-use crate::sample;
+use super::model_resamples::{bands, finite, quantiles, verdict_of, weights};
+use crate::models::verdict::MetricVerdict;
 use serde::{Deserialize, Serialize};
-
-const PURPOSE_ML_MODEL_VERDICT: u64 = 0xB40;
 
 /// Probabilities are clamped to `[EPS, 1 − EPS]` before a logarithm (a head saturating at 0 or 1
 /// would otherwise make SoftBCE infinite on one item).
@@ -191,72 +187,6 @@ fn metrics_of(p: &Prepared, truth: &[u64], hh: &[f64], w: &[u32], labels: usize)
     [bce / sw, macro_f1, micro_f1, corr]
 }
 
-/// Draw counts of resample `b`: within each stratum, as many items as it has, with replacement.
-pub(super) fn weights(strata: &[u32], seed: u64, b: u64) -> Vec<u32> {
-    let mut w = vec![0u32; strata.len()];
-    if b == 0 {
-        w.fill(1);
-        return w;
-    }
-    let mut rng = sample::stream(seed, PURPOSE_ML_MODEL_VERDICT, b, 0);
-    let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
-    for (i, &s) in strata.iter().enumerate() {
-        match groups.iter_mut().find(|g| g.0 == s) {
-            Some(g) => g.1.push(i as u32),
-            None => groups.push((s, vec![i as u32])),
-        }
-    }
-    for (_, items) in &groups {
-        for _ in 0..items.len() {
-            w[items[sample::below(&mut rng, items.len() as u32) as usize] as usize] += 1;
-        }
-    }
-    w
-}
-
-pub(super) fn finite(v: f64) -> Option<f64> {
-    v.is_finite().then_some(v)
-}
-
-fn quantiles(mut v: Vec<f64>) -> (Option<f64>, Option<f64>) {
-    if v.is_empty() {
-        return (None, None);
-    }
-    v.sort_by(f64::total_cmp);
-    (
-        Some(crate::curves::quantile(&v, 0.025)),
-        Some(crate::curves::quantile(&v, 0.975)),
-    )
-}
-
-/// The verdict on a curve's N₁ → N_max change from its values on the full sample (`all[0]`) and
-/// every resample, with the single-label model side's few-votes rule: a point forced by the vote
-/// count is said in words ("bounded by your 15 votes"), not printed.
-pub(super) fn verdict_of(
-    ns: &[u32],
-    all: &[Vec<Option<f64>>],
-    higher_is_better: bool,
-    x: f64,
-) -> MetricVerdict {
-    let refs: Vec<&[Option<f64>]> = all.iter().map(Vec::as_slice).collect();
-    let mut verdict = judge(ns, &refs, higher_is_better, x);
-    let end = ns[ns.len() - 1];
-    if verdict.verdict == Verdict::Saturates
-        && bounded_by_votes(verdict.n90, end, HEADLINE_REFERENCE_VOTES)
-    {
-        verdict.bounded_by = Some(end);
-    }
-    verdict
-}
-
-/// The 95% band at each N over the resamples (`all[1..]`).
-pub(super) fn bands(all: &[Vec<Option<f64>>]) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
-    let nn = all.first().map_or(0, Vec::len);
-    (0..nn)
-        .map(|g| quantiles(all[1..].iter().filter_map(|c| c[g]).collect()))
-        .unzip()
-}
-
 /// Curves, verdicts (x: the share of the change a saturation point is for) and the comparisons
 /// `pairs` (arm, against) at every N, from `resamples` item resamples seeded by `seed`.
 pub fn evaluate(
@@ -405,6 +335,8 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::verdict::Verdict;
+    use crate::sample;
 
     /// 400 items × 3 labels with known shares; arm "exact" predicts them, arm "noisy" predicts them
     /// with noise shrinking as 1/N, arm "flat" predicts the same at every N.

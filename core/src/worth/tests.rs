@@ -443,6 +443,20 @@ fn one_person_who_skipped_the_hardest_half_is_worth_about_one_person() {
     }
 }
 
+/// A crowd of 20 annotators, 10 of them on each of 400 items (3 classes, Dirichlet(0.5)).
+fn crowd_of_20(seed: u64) -> crate::synth::SynthConfig {
+    crate::synth::SynthConfig {
+        items: 400,
+        classes: 3,
+        concentration: 0.5,
+        votes: 10,
+        annotators: 20,
+        dim: 1,
+        seed,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn planted_spammers_are_flagged_below_one_and_honest_annotators_rarely() {
     use crate::synth::{generate, SynthConfig};
@@ -450,15 +464,8 @@ fn planted_spammers_are_flagged_below_one_and_honest_annotators_rarely() {
     let mut honest_flagged = Vec::new();
     for seed in 5..10 {
         let syn = generate(&SynthConfig {
-            items: 400,
-            classes: 3,
-            concentration: 0.5,
-            votes: 10,
-            annotators: 20,
             spammers: 0.15,
-            dim: 1,
-            seed,
-            ..Default::default()
+            ..crowd_of_20(seed)
         })
         .unwrap();
         let r = rank::rank(&syn.table, &cfg(), &mut |_| {}).unwrap();
@@ -504,16 +511,9 @@ fn planted_experts_read_above_one_typical_annotator() {
     use crate::synth::{generate, SynthConfig};
     // 20 annotators, the others confused on about 40% of their votes, two experts who never are.
     let syn = generate(&SynthConfig {
-        items: 400,
-        classes: 3,
-        concentration: 0.5,
-        votes: 10,
-        annotators: 20,
         confusion: 0.4,
         experts: 0.1,
-        dim: 1,
-        seed: 6,
-        ..Default::default()
+        ..crowd_of_20(6)
     })
     .unwrap();
     let r = rank::rank(&syn.table, &cfg(), &mut |_| {}).unwrap();

@@ -2,6 +2,7 @@
 //! the coverage tests hold their intervals against.
 #![allow(dead_code)]
 
+use annosat_core::curves::{self, CurveConfig, Curves};
 use annosat_core::synth::{generate, SynthConfig};
 use annosat_core::VoteTable;
 use std::path::PathBuf;
@@ -22,6 +23,29 @@ pub fn data_dir() -> PathBuf {
         "no datasets found: run scripts/fetch-data.sh (or set ANNOSAT_DATA)"
     );
     cache
+}
+
+/// A coverage test's crowd: `items` items of 3 classes from a symmetric Dirichlet(0.8) prior, `votes`
+/// votes each from a pool of `annotators`.
+pub fn crowd(items: usize, votes: u32, annotators: usize) -> SynthConfig {
+    SynthConfig {
+        items,
+        classes: 3,
+        concentration: 0.8,
+        votes,
+        annotators,
+        ..Default::default()
+    }
+}
+
+/// The curves of the population a coverage test's datasets are drawn from (`population`), 4
+/// repeats per N.
+pub fn population_curves(base: &SynthConfig, annotators: Option<usize>) -> Curves {
+    let cfg = CurveConfig {
+        repeats: 4,
+        ..Default::default()
+    };
+    curves::compute(&population(base, annotators), &cfg).unwrap()
 }
 
 /// The population a coverage test's datasets are drawn from: five 20,000-item draws of `base`'s

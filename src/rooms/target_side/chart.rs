@@ -6,9 +6,14 @@ use crate::chart::curves::{draw, title, Overlay, H, W};
 use crate::chart::figure;
 use crate::chart::plot::Geom;
 use crate::state::St;
-use annosat_core::curves::Metric;
+use annosat_core::answer::Extrapolated;
+use annosat_core::curves::Curves;
+use annosat_core::curves::{ItemBands, Metric, Saturation};
 use leptos::html;
 use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend};
+use std::sync::Arc;
 
 fn fmt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}"))
@@ -36,38 +41,34 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         st.extrapolated()
             .map(|(r, mut e)| (r, e.swap_remove(metric as usize)))
     };
-    let overlay_untracked = move || untrack(overlay);
+    // Everything the panel draws, read once (tracked in the Effect, untracked in the exports).
+    let shown = move || {
+        let bands = st.target.item_band.get().then(|| st.bands.get()).flatten();
+        let (over, b, logx) = (overlay(), bounded.get(), st.logx.get());
+        let (c, s) = st.curves.get().zip(sat.get())?;
+        Some(Shown {
+            c,
+            s,
+            bands,
+            over,
+            bounded: b,
+            logx,
+        })
+    };
     // The panel is drawn when the curves, x or the axis change — not when N moves: the N marker is
     // an element laid over the canvas (a slider step then costs no drawing at all).
-    {
-        Effect::new(move |_| {
-            let (logx, s) = (st.logx.get(), sat.get());
-            let Some(el) = canvas.get() else { return };
-            let bands = st.target.item_band.get().then(|| st.bands.get()).flatten();
-            let (over, b) = (overlay(), bounded.get());
-            let draw = st.curves.get().zip(s).map(|(c, s)| {
-                move |root: &_| {
-                    let inputs = (s, bands.as_deref(), b);
-                    draw(
-                        root,
-                        &c,
-                        metric,
-                        None,
-                        inputs,
-                        logx,
-                        as_overlay(&over).as_ref(),
-                    )
-                }
-            });
-            // No curves for the data shown (new data, a computation stopped or failed): the panel
-            // says so.
-            let (what, note) = (
-                format!("chart {}", metric.name()),
-                "no curves for this data yet",
-            );
-            figure::paint_panel(el, &what, geom, note, draw);
-        });
-    }
+    Effect::new(move |_| {
+        let shown = shown();
+        let Some(el) = canvas.get() else { return };
+        // No curves for the data shown (new data, a computation stopped or failed): the panel
+        // says so.
+        let draw = shown.map(|v| move |root: &_| v.draw(root, metric, None));
+        let (what, note) = (
+            format!("chart {}", metric.name()),
+            "no curves for this data yet",
+        );
+        figure::paint_panel(el, &what, geom, note, draw);
+    });
     // The red N marker over the canvas, placed in percent of the canvas (which CSS scales).
     let marker = figure::marker(geom, st.n, (W, H));
     let on_move = {
@@ -101,61 +102,23 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         }
     };
     // What the exports draw: the panel as shown, with the N marker drawn in.
-    let bands_untracked = move || {
-        let items = st.target.item_band.get_untracked();
-        items.then(|| st.bands.get_untracked()).flatten()
-    };
     let file = move |ext: &str| {
         let dataset = st.dataset.get_untracked();
         format!("annosat-{dataset}-{}.{ext}", metric.name())
     };
     let export_png = move |_| {
-        let (Some(el), Some(c), Some(s)) =
-            (canvas.get(), st.curves.get_untracked(), sat.get_untracked())
-        else {
+        let (Some(el), Some(v)) = (canvas.get(), untrack(shown)) else {
             return;
         };
-        let (logx, bands, over) = (
-            st.logx.get_untracked(),
-            bands_untracked(),
-            overlay_untracked(),
-        );
         figure::download_png(&el, &file("png"), st.n.get_untracked(), |n| {
-            figure::paint(el.clone(), "PNG export", |root| {
-                let inputs = (s, bands.as_deref(), bounded.get_untracked());
-                draw(
-                    root,
-                    &c,
-                    metric,
-                    n,
-                    inputs,
-                    logx,
-                    as_overlay(&over).as_ref(),
-                )
-            });
+            figure::paint(el.clone(), "PNG export", |root| v.draw(root, metric, n));
         });
     };
     let export_svg = move |_| {
-        let (Some(c), Some(s)) = (st.curves.get_untracked(), sat.get_untracked()) else {
-            return;
-        };
-        let (logx, bands, over) = (
-            st.logx.get_untracked(),
-            bands_untracked(),
-            overlay_untracked(),
-        );
+        let Some(v) = untrack(shown) else { return };
+        let n = Some(st.n.get_untracked());
         figure::download_svg((W, H), &file("svg"), |root| {
-            let inputs = (s, bands.as_deref(), bounded.get_untracked());
-            let n = Some(st.n.get_untracked());
-            let _ = draw(
-                root,
-                &c,
-                metric,
-                n,
-                inputs,
-                logx,
-                as_overlay(&over).as_ref(),
-            );
+            let _ = v.draw(root, metric, n);
         });
     };
     let selected = move || st.metric.get() == metric;
@@ -183,12 +146,32 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
     }
 }
 
+/// What one panel shows: the curves, their saturation, bands, the headline's extrapolation.
+struct Shown {
+    c: Arc<Curves>,
+    s: Saturation,
+    bands: Option<Arc<ItemBands>>,
+    over: Option<(Arc<crate::plan_jobs::PlanResult>, Extrapolated)>,
+    bounded: bool,
+    logx: bool,
+}
+
+impl Shown {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        metric: Metric,
+        n: Option<u32>,
+    ) -> Result<Geom, String> {
+        let inputs = (self.s, self.bands.as_deref(), self.bounded);
+        let over = as_overlay(&self.over);
+        draw(root, &self.c, metric, n, inputs, self.logx, over.as_ref())
+    }
+}
+
 /// The drawing's view of the headline's extrapolation for this panel.
 fn as_overlay(
-    over: &Option<(
-        std::sync::Arc<crate::plan_jobs::PlanResult>,
-        annosat_core::answer::Extrapolated,
-    )>,
+    over: &Option<(Arc<crate::plan_jobs::PlanResult>, Extrapolated)>,
 ) -> Option<Overlay<'_>> {
     over.as_ref().map(|(r, e)| Overlay {
         curves: &r.curves,

@@ -92,17 +92,22 @@ pub fn snli_variant(
 
 /// `annosat curves --bootstrap 200 --format json` on a file.
 pub fn curves_json(path: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&annosat(&[
-        "curves",
-        "--votes",
-        path.to_str().unwrap(),
-        "--bootstrap",
-        "200",
-        "--format",
-        "json",
-    ]))
-    .unwrap()
+    curves_with(path.to_str().unwrap(), &["--bootstrap", "200"])
 }
+
+/// `annosat curves --votes VOTES <rest> --format json`, parsed.
+pub fn curves_with(votes: &str, rest: &[&str]) -> serde_json::Value {
+    let args = [
+        &["curves", "--votes", votes][..],
+        rest,
+        &["--format", "json"],
+    ]
+    .concat();
+    serde_json::from_str(&annosat(&args)).unwrap()
+}
+
+/// The sweep tests' short training: 2 model seeds, 3 epochs, patience 3.
+pub const QUICK_TRAINING: [&str; 6] = ["--model-seeds", "2", "--epochs", "3", "--patience", "3"];
 
 /// The head's hyperparameters as `sweep` flags (`--hidden … --patience`), from an export's `head`
 /// object, so a test reruns exactly what was committed.
@@ -120,12 +125,50 @@ pub fn head_args(h: &serde_json::Value) -> Vec<String> {
     .collect()
 }
 
-/// Asserts annosat's mean `a` and numpy's `b` (each over its repeats) agree within 4.5 standard
-/// errors of the difference of two independent means, plus float slack.
-pub fn assert_same_mean(what: &str, (a, r_ours): (f64, f64), (b, r_np): (f64, f64), sd: f64) {
-    let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
-    assert!(
-        (a - b).abs() <= tol,
-        "{what}: annosat {a} vs numpy {b} (tol {tol})"
-    );
+/// Compares annosat's curves (`ours`, `r_ours` repeats) with the numpy reference's (`theirs`,
+/// `r_np` repeats) at every N of every metric: undefined where numpy says so, else the means within
+/// 4.5 standard errors of the difference of two independent means, plus float slack. The standard
+/// deviation is numpy's, or the larger of the two with `larger_sd`. Returns the points compared.
+pub fn assert_curves_match(
+    ours: &serde_json::Value,
+    theirs: &serde_json::Value,
+    metrics: &[&str],
+    (r_ours, r_np): (f64, f64),
+    larger_sd: bool,
+) -> usize {
+    let mut checked = 0;
+    for metric in metrics {
+        for p in ours["metrics"][metric].as_array().unwrap() {
+            let n = p["n"].as_u64().unwrap().to_string();
+            let t = &theirs[metric][&n];
+            if t.is_null() {
+                assert!(
+                    p["mean"].is_null(),
+                    "{metric} N={n}: numpy undefined, annosat {}",
+                    p["mean"]
+                );
+                continue;
+            }
+            let (a, b) = (p["mean"].as_f64().unwrap(), t["mean"].as_f64().unwrap());
+            let mut sd = t["sd"].as_f64().unwrap();
+            if larger_sd {
+                sd = sd.max(p["sd"].as_f64().unwrap_or(0.0));
+            }
+            let tol = 4.5 * sd * (1.0 / r_ours + 1.0 / r_np).sqrt() + 1e-9;
+            assert!(
+                (a - b).abs() <= tol,
+                "{metric} N={n}: annosat {a} vs numpy {b} (tol {tol})"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// `annosat synth --out OUT --items 60 --votes 10 --dim 4` and `rest`: the small synthetic folder
+/// (features of its own, no encoder needed) the sweep tests train on.
+pub fn small_synth(out: &std::path::Path, rest: &[&str]) {
+    let base = ["synth", "--out", out.to_str().unwrap()];
+    let size = ["--items", "60", "--votes", "10", "--dim", "4"];
+    annosat(&[&base[..], &size, rest].concat());
 }
