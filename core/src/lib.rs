@@ -37,6 +37,7 @@ pub mod metrics;
 pub mod models;
 pub mod multilabel;
 pub mod pilot;
+pub mod ratings;
 pub mod sample;
 pub mod summary;
 pub mod synth;

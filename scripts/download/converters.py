@@ -193,6 +193,21 @@ def popquorn(ds, src, out):
     write_items(os.path.join(out, "items.jsonl"), ({"item_id": i, "text": text[i]} for i in order))
 
 
+def koniq(ds, src, out):
+    """KonIQ-10k's per-image rating shares (c1..c5) and rating count: votes.csv with the counts
+    round(share x c_total), columns 1..5 in scale order; item_id = the image name without .jpg.
+    Every row must sum to c_total (the shares are exact to 1e-10)."""
+    rows = []
+    with open(os.path.join(src, "koniq10k_distributions_sets.csv"), newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            total = int(r["c_total"])
+            counts = [round(float(r[f"c{k}"]) * total) for k in range(1, 6)]
+            if sum(counts) != total:
+                raise ValueError(f"{r['image_name']}: counts {counts} do not sum to {total}")
+            rows.append((r["image_name"].removesuffix(".jpg"), counts))
+    write_votes(os.path.join(out, "votes.csv"), ["1", "2", "3", "4", "5"], rows)
+
+
 def gal(ds, src, out):
     """Get-Another-Label labels.txt (worker<TAB>url<TAB>label). Some workers labelled a site more
     than once: votes.csv/annotations.csv keep each (worker, site)'s first label, votes_all_labels.csv
@@ -332,6 +347,6 @@ def medrelex(ds, src, out):
 
 
 CONVERTERS = {f.__name__: f for f in [chaosnli, cifar10h, pavlick, orchid, snow, crowdti, popquorn, gal,
-                                      lewidi2023, multipico, medrelex]}
+                                      lewidi2023, multipico, medrelex, koniq]}
 # The file whose presence says a dataset is built (fetch.py leaves it alone); votes.csv by default.
 BUILT = {"medrelex": "ratings_multilabel.csv"}

@@ -24,6 +24,7 @@ GAL = ("ipeirotis/Get-Another-Label", "9fe6c56a7a157dba1a12018f696bad56806125b7"
 ORCHID = ("orchidproject/active-crowd-toolkit", "2c0c194e85ca126545bd830d811ec39151bdd448")
 PAVLICK = ("epavlick/NLI-variation-data", "0fce1bab0ee3b68d12f9600aaabec8e1b554c835")
 RELEX = ("CrowdTruth/Medical-Relation-Extraction", "585c158864f91d7e7666f70d3b705294186e1378")
+KONIQ = ("subpic/koniq", "1c271570ac83aeb6aa8e7ff25449f3299b0d2e53")
 
 CHAOS_LICENSE = (
     '"ChaosNLI is licensed under Creative Commons-Non Commercial 4.0" (data README.txt, kept in '
@@ -261,6 +262,16 @@ DATASETS = [
        "`none` is the task's own checkbox), items.jsonl (the sentence as text, its two terms and "
        "offsets, the source batch and unit-level source fields). Worker IPs and locations in the "
        "originals are not copied into these files."),
+    _d("koniq10k", "KonIQ-10k - image quality ratings (1-5), about 106 per image", KONIQ,
+       [Original("metadata/koniq10k_distributions_sets.csv", "koniq10k_distributions_sets.csv",
+                 "d0bd1ad54a60bc36")],
+       "MIT (the repository's LICENSE, Copyright (c) 2019 Vlad Hosu); the images are not included.",
+       "Vlad Hosu, Hanhe Lin, Tamas Sziranyi, Dietmar Saupe. 2020. KonIQ-10k: An ecologically valid "
+       "database for deep learning of blind image quality assessment. IEEE Transactions on Image "
+       "Processing 29.",
+       "koniq",
+       "votes.csv (a 5-point absolute category rating scale, 1 = bad .. 5 = excellent, as 5 ordered "
+       "classes; counts = round(share x c_total)). No per-rater ids."),
 ]
 
 BY_NAME = {d.name: d for d in DATASETS}

@@ -52,6 +52,7 @@ mod head_sets;
 #[cfg(feature = "models")]
 mod plan_cmd;
 mod pool_cmd;
+mod ratings_cmd;
 mod repro_cmd;
 mod shared_args;
 #[cfg(feature = "models")]
@@ -89,6 +90,9 @@ struct Cli {
 enum Command {
     /// Target-side saturation curves: how close p_N (N subsampled votes) gets to the full distribution.
     Curves(curves_cmd::Args),
+    /// Rating curves for classes on a scale (1–5 stars, Likert): mean-rating error and RMSE,
+    /// reliability of the N-rater mean (ICC), rank correlation of the items' means, Wasserstein.
+    Ratings(ratings_cmd::Args),
     /// Agreement vs N: Krippendorff's α (nominal, ordinal, interval) of all votes and of N-vote
     /// subsamples, and how often majority vote and Dawid–Skene keep their full-data label at N.
     Agree(agree_cmd::Args),
@@ -164,6 +168,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Curves(a) => curves_cmd::run(a),
+        Command::Ratings(a) => ratings_cmd::run(a),
         Command::Extrapolate(a) => extrapolate_cmd::run(a),
         Command::Agree(a) => agree_cmd::run(a),
         Command::Aggregate(a) => aggregate_cmd::run(a),

@@ -35,3 +35,50 @@ pub struct EncoderArgs {
     #[arg(long)]
     pub model_dir: Option<PathBuf>,
 }
+
+/// `--scale nominal|ordinal|interval --order A,B,…`: whether the classes are a scale, and their
+/// order on it (`ratings`). Without `--scale`, classes that are all numbers are read as an
+/// interval scale, said in one line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ScaleArgs {
+    /// How the classes relate: nominal (no order), ordinal (ordered: ranks 1..K in --order, else
+    /// the file's class order) or interval (the class names are numbers). Default: interval when
+    /// every class is a number.
+    #[arg(long, value_parser = parse_scale_kind)]
+    pub scale: Option<annosat_core::ratings::ScaleKind>,
+    /// The classes from the lowest to the highest, comma-separated, for an ordinal scale.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Vec<String>,
+}
+
+fn parse_scale_kind(s: &str) -> Result<annosat_core::ratings::ScaleKind, String> {
+    annosat_core::ratings::ScaleKind::parse(s)
+        .ok_or_else(|| format!("{s:?}: give nominal, ordinal or interval"))
+}
+
+impl ScaleArgs {
+    /// The scale of `classes` these flags give, and the line to print when it was read from the
+    /// class names; `None` for nominal classes.
+    pub fn scale(
+        &self,
+        classes: &[String],
+    ) -> anyhow::Result<Option<(annosat_core::ratings::Scale, Option<String>)>> {
+        use annosat_core::ratings::{Scale, ScaleKind};
+        let order = (!self.order.is_empty()).then_some(self.order.as_slice());
+        match self.scale {
+            Some(ScaleKind::Nominal) => Ok(None),
+            Some(kind) => Ok(Some((
+                Scale::declared(kind, classes, order).map_err(anyhow::Error::msg)?,
+                None,
+            ))),
+            None if order.is_some() => Ok(Some((
+                Scale::declared(ScaleKind::Ordinal, classes, order).map_err(anyhow::Error::msg)?,
+                None,
+            ))),
+            None => Ok(Scale::detect(classes).map(|s| {
+                let note = s.detected_note();
+                (s, Some(note))
+            })),
+        }
+    }
+}

@@ -22,7 +22,7 @@ pub mod bootstrap;
 pub mod cap;
 pub mod crossed;
 mod engine;
-mod export;
+pub(crate) mod export;
 mod items;
 pub mod saturation;
 
@@ -132,6 +132,8 @@ pub enum CurveError {
     NothingToCompute { max_votes: u32 },
     #[error("every item has at most one vote to subsample from (after any held-out split), so N = 1 is all there is and nothing can saturate; the curves need items with at least 2 votes (more votes per item give longer curves)")]
     OneVoteEach,
+    #[error("rating curves are computed against all the ratings: a held-out reference is not offered for them")]
+    RatingsHeldOut,
 }
 
 /// One metric at one N: mean and 95% interval over repeats.

@@ -97,12 +97,12 @@ pub fn curves_json(path: &std::path::Path) -> serde_json::Value {
 
 /// `annosat curves --votes VOTES <rest> --format json`, parsed.
 pub fn curves_with(votes: &str, rest: &[&str]) -> serde_json::Value {
-    let args = [
-        &["curves", "--votes", votes][..],
-        rest,
-        &["--format", "json"],
-    ]
-    .concat();
+    curves_with_cmd("curves", votes, rest)
+}
+
+/// `annosat CMD --votes VOTES <rest> --format json`, parsed (`curves`, `ratings`).
+pub fn curves_with_cmd(cmd: &str, votes: &str, rest: &[&str]) -> serde_json::Value {
+    let args = [&[cmd, "--votes", votes][..], rest, &["--format", "json"]].concat();
     serde_json::from_str(&annosat(&args)).unwrap()
 }
 

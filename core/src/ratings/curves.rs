@@ -1,0 +1,422 @@
+//! Rating curves: how well N raters' ratings of an item stand for all of its raters', in the
+//! scale's own terms, as N grows.
+//!
+//! Each item's ratings are drawn by the curves' own subsampler ([`CurveDraws`], every N a prefix
+//! of one draw sequence per item and repeat), so a rating curve's N-vote samples are exactly the
+//! ones the nominal curves score. At every grid N and repeat, over the items with at least N
+//! ratings:
+//! - **mean error**: the mean of |m_N − m| (m_N the mean of the N ratings, m of all), in scale
+//!   units; **mean RMSE**: √(mean of (m_N − m)²). Its expectation has a closed form under sampling
+//!   without replacement, E(m_N − m)² = σ²/N · (M − N)/(M − 1) (σ² the item's M ratings' variance,
+//!   divided by M): [`RatingCurves::expected_mse`];
+//! - **reliability**: ICC(1,k) of the N-rater means, k = N, from the one-way ANOVA of the N-vote
+//!   samples, (MSB − MSW)/MSB, beside the Spearman–Brown prediction k·ρ/(1 + (k − 1)·ρ) from the
+//!   single-rater ICC(1) of all the ratings ([`RatingCurves::spearman_brown`]);
+//! - **rank correlation**: Spearman's ρ between the items' N-rater means and their all-rater means;
+//! - **Wasserstein**: the Wasserstein-1 distance on the scale between the N ratings' shares and
+//!   all ratings' shares, Σ |F_N − F| · gap over the scale's steps (F the cumulative shares).
+
+use super::scale::Scale;
+use crate::curves::{quantile, CurveConfig, CurveError, Reference};
+use crate::metrics::corr::spearman;
+use crate::sample::{class_at, CurveDraws};
+use crate::votes::VoteTable;
+use serde::{Deserialize, Serialize};
+
+/// What a rating curve measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingMetric {
+    MeanError,
+    MeanRmse,
+    Reliability,
+    RankCorr,
+    Wasserstein,
+}
+
+impl RatingMetric {
+    pub const ALL: [RatingMetric; 5] = [
+        RatingMetric::MeanError,
+        RatingMetric::MeanRmse,
+        RatingMetric::Reliability,
+        RatingMetric::RankCorr,
+        RatingMetric::Wasserstein,
+    ];
+
+    /// The name in the CLI's CSV and JSON and in the app.
+    pub fn name(self) -> &'static str {
+        match self {
+            RatingMetric::MeanError => "mean_error",
+            RatingMetric::MeanRmse => "mean_rmse",
+            RatingMetric::Reliability => "reliability",
+            RatingMetric::RankCorr => "rank_corr",
+            RatingMetric::Wasserstein => "wasserstein",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<RatingMetric> {
+        RatingMetric::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            RatingMetric::MeanError => "mean-rating error (scale points)",
+            RatingMetric::MeanRmse => "mean-rating RMSE (scale points)",
+            RatingMetric::Reliability => "reliability of the N-rater mean (ICC(1,k))",
+            RatingMetric::RankCorr => "ranking items by their mean (Spearman)",
+            RatingMetric::Wasserstein => "Wasserstein-1 to all ratings (scale points)",
+        }
+    }
+
+    /// Errors and distances fall with N; reliability and correlation rise.
+    pub fn lower_is_better(self) -> bool {
+        matches!(
+            self,
+            RatingMetric::MeanError | RatingMetric::MeanRmse | RatingMetric::Wasserstein
+        )
+    }
+}
+
+/// One metric at one N: the mean over repeats, the 2.5–97.5% range of the repeats and their
+/// standard deviation (`None` where no repeat is defined).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    pub n: u32,
+    pub mean: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    pub sd: Option<f64>,
+    /// Items with at least N ratings (the ones scored).
+    pub items: usize,
+}
+
+/// Every rating metric at every grid N, each repeat's value kept (the points and any later
+/// resampling read them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingCurves {
+    pub scale: Scale,
+    pub grid: Vec<u32>,
+    pub repeats: u32,
+    pub seed: u64,
+    /// `values[m][g][r]`: metric `m` (in [`RatingMetric::ALL`] order) at grid N `g`, repeat `r`.
+    pub values: Vec<Vec<Vec<Option<f64>>>>,
+    /// Items with at least N ratings, per grid N.
+    pub items: Vec<usize>,
+    /// The closed-form expectation of the mean squared error of the N-rater means, per grid N.
+    pub expected_mse: Vec<f64>,
+    /// The single-rater ICC(1) of all the ratings (one-way, unbalanced: k₀ raters per item).
+    pub icc1: Option<f64>,
+}
+
+impl RatingCurves {
+    pub fn point(&self, m: RatingMetric, g: usize) -> RatingPoint {
+        let mut v: Vec<f64> = self.values[m as usize][g]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        let (n, items) = (self.grid[g], self.items[g]);
+        if v.is_empty() {
+            let (mean, lo, hi, sd) = (None, None, None, None);
+            return RatingPoint {
+                n,
+                mean,
+                lo,
+                hi,
+                sd,
+                items,
+            };
+        }
+        v.sort_by(f64::total_cmp);
+        let k = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / k;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
+        RatingPoint {
+            n,
+            mean: Some(mean),
+            lo: Some(quantile(&v, 0.025)),
+            hi: Some(quantile(&v, 0.975)),
+            sd: Some(var.sqrt()),
+            items,
+        }
+    }
+
+    pub fn points(&self, m: RatingMetric) -> Vec<RatingPoint> {
+        (0..self.grid.len()).map(|g| self.point(m, g)).collect()
+    }
+
+    /// `n,metric,mean,lo,hi` as the nominal curves print it (the CLI's csv and the app's export).
+    pub fn to_csv(&self) -> String {
+        let names = RatingMetric::ALL.map(RatingMetric::name);
+        crate::curves::export::points_csv(self.grid.len(), &names, |g, m| {
+            let p = self.point(RatingMetric::ALL[m], g);
+            (p.n, p.mean, p.lo, p.hi)
+        })
+    }
+
+    /// The Spearman–Brown prediction of the N-rater mean's reliability from the single-rater ICC.
+    pub fn spearman_brown(&self, n: u32) -> Option<f64> {
+        let r = self.icc1?;
+        let k = n as f64;
+        Some(k * r / (1.0 + (k - 1.0) * r))
+    }
+}
+
+/// Per item, what every repeat needs: its counts, total, mean and cumulative shares.
+struct ItemFacts {
+    row: usize,
+    total: u32,
+    mean: f64,
+    /// Cumulative share of all its ratings at each scale step (ascending classes, all but the last).
+    cum: Vec<f64>,
+    /// Population variance of its ratings (divided by the count).
+    var: f64,
+}
+
+/// Per grid N, one repeat's sums over items.
+#[derive(Clone, Default)]
+struct Sums {
+    abs: f64,
+    sq: f64,
+    w1: f64,
+    m: f64,
+    mm: f64,
+    within: f64,
+    means: Vec<f64>,
+    truth: Vec<f64>,
+}
+
+/// The rating curves of `table` on `scale` with `cfg`'s grid, repeats and seed (against all the
+/// ratings: a held-out reference is refused). `progress` hears the share done after each repeat.
+pub fn compute(
+    table: &VoteTable,
+    scale: &Scale,
+    cfg: &CurveConfig,
+    progress: &mut dyn FnMut(f64),
+) -> Result<RatingCurves, CurveError> {
+    if cfg.repeats == 0 {
+        return Err(CurveError::NoRepeats);
+    }
+    if cfg.reference != Reference::Full {
+        return Err(CurveError::RatingsHeldOut);
+    }
+    let k = table.num_classes();
+    assert_eq!(scale.values.len(), k, "one scale value per class");
+    let asc = scale.ascending();
+    let gaps: Vec<f64> = asc
+        .windows(2)
+        .map(|w| scale.values[w[1]] - scale.values[w[0]])
+        .collect();
+    let max_votes = (0..table.num_items())
+        .map(|i| table.total(i))
+        .max()
+        .unwrap_or(0);
+    let mut grid: Vec<u32> = if cfg.grid.is_empty() {
+        (1..=max_votes).collect()
+    } else {
+        cfg.grid.clone()
+    };
+    grid.sort_unstable();
+    grid.dedup();
+    if grid.first() == Some(&0) {
+        return Err(CurveError::ZeroN);
+    }
+    grid.retain(|&n| n <= max_votes);
+    if grid.is_empty() {
+        return Err(CurveError::NothingToCompute { max_votes });
+    }
+    let facts: Vec<ItemFacts> = (0..table.num_items())
+        .filter(|&i| table.total(i) > 0)
+        .map(|i| item_facts(table, i, scale, &asc))
+        .collect();
+    let items: Vec<usize> = grid
+        .iter()
+        .map(|&n| facts.iter().filter(|f| f.total >= n).count())
+        .collect();
+    let expected_mse = grid
+        .iter()
+        .map(|&n| {
+            let (sum, count) = facts
+                .iter()
+                .filter(|f| f.total >= n)
+                .map(|f| {
+                    let (nn, mm) = (n as f64, f.total as f64);
+                    if f.total <= 1 {
+                        0.0
+                    } else {
+                        f.var / nn * (mm - nn) / (mm - 1.0)
+                    }
+                })
+                .fold((0.0, 0usize), |(s, c), x| (s + x, c + 1));
+            if count == 0 {
+                f64::NAN
+            } else {
+                sum / count as f64
+            }
+        })
+        .collect();
+    let mut values = vec![vec![Vec::with_capacity(cfg.repeats as usize); grid.len()]; 5];
+    let mut left = vec![0u32; k];
+    let mut drawn = vec![0u32; k];
+    for r in 0..cfg.repeats {
+        let mut sums = vec![Sums::default(); grid.len()];
+        for f in &facts {
+            left.copy_from_slice(table.counts(f.row));
+            drawn.fill(0);
+            let mut draws = CurveDraws::new(cfg.seed, f.row, r);
+            let (mut s, mut q, mut taken) = (0.0f64, 0.0f64, 0u32);
+            for (g, &n) in grid.iter().enumerate() {
+                if n > f.total {
+                    break;
+                }
+                while taken < n {
+                    let c = class_at(&left, draws.below(f.total - taken));
+                    left[c] -= 1;
+                    drawn[c] += 1;
+                    let v = scale.values[c];
+                    s += v;
+                    q += v * v;
+                    taken += 1;
+                }
+                let nn = n as f64;
+                let m = s / nn;
+                let e = m - f.mean;
+                let w1: f64 = {
+                    let mut cum = 0.0;
+                    asc[..k - 1]
+                        .iter()
+                        .zip(&gaps)
+                        .zip(&f.cum)
+                        .map(|((&c, gap), all)| {
+                            cum += drawn[c] as f64;
+                            (cum / nn - all).abs() * gap
+                        })
+                        .sum()
+                };
+                let t = &mut sums[g];
+                t.abs += e.abs();
+                t.sq += e * e;
+                t.w1 += w1;
+                t.m += m;
+                t.mm += m * m;
+                t.within += (q - s * s / nn).max(0.0);
+                t.means.push(m);
+                t.truth.push(f.mean);
+            }
+        }
+        for (g, t) in sums.iter().enumerate() {
+            let (n, count) = (grid[g] as f64, t.means.len() as f64);
+            let defined = count > 0.0;
+            let val = [
+                defined.then(|| t.abs / count),
+                defined.then(|| (t.sq / count).sqrt()),
+                icc_k(n, count, t),
+                spearman(&t.means, &t.truth),
+                defined.then(|| t.w1 / count),
+            ];
+            for (m, v) in val.into_iter().enumerate() {
+                values[m][g].push(v);
+            }
+        }
+        progress((r + 1) as f64 / cfg.repeats as f64);
+    }
+    Ok(RatingCurves {
+        scale: scale.clone(),
+        grid,
+        repeats: cfg.repeats,
+        seed: cfg.seed,
+        values,
+        items,
+        expected_mse,
+        icc1: icc1(table, scale),
+    })
+}
+
+fn item_facts(table: &VoteTable, i: usize, scale: &Scale, asc: &[usize]) -> ItemFacts {
+    let c = table.counts(i);
+    let total = table.total(i);
+    let m = total as f64;
+    let mean = c
+        .iter()
+        .zip(&scale.values)
+        .map(|(&n, v)| n as f64 * v)
+        .sum::<f64>()
+        / m;
+    let var = c
+        .iter()
+        .zip(&scale.values)
+        .map(|(&n, v)| n as f64 * (v - mean).powi(2))
+        .sum::<f64>()
+        / m;
+    let mut cum = 0.0;
+    let cum = asc[..asc.len() - 1]
+        .iter()
+        .map(|&k| {
+            cum += c[k] as f64;
+            cum / m
+        })
+        .collect();
+    ItemFacts {
+        row: i,
+        total,
+        mean,
+        cum,
+        var,
+    }
+}
+
+/// ICC(1,k) of `count` items' k = `n`-rater means: (MSB − MSW)/MSB from the one-way ANOVA;
+/// undefined for one rater (no within-item variance) or one item.
+fn icc_k(n: f64, count: f64, t: &Sums) -> Option<f64> {
+    if n < 2.0 || count < 2.0 {
+        return None;
+    }
+    let grand = t.m / count;
+    let msb = n * (t.mm - count * grand * grand) / (count - 1.0);
+    let msw = t.within / (count * (n - 1.0));
+    (msb > 0.0).then(|| (msb - msw) / msb)
+}
+
+/// The single-rater ICC(1) of all the ratings, one-way and unbalanced: (MSB − MSW)/(MSB + (k₀ −
+/// 1)·MSW) with k₀ = (N − Σ Mᵢ²/N)/(n − 1) raters per item (k₀ = k when every item has k).
+pub fn icc1(table: &VoteTable, scale: &Scale) -> Option<f64> {
+    let (mut n_items, mut total, mut sum, mut sum_m2) = (0.0, 0.0, 0.0, 0.0);
+    let mut within = 0.0;
+    let mut item_means = Vec::new();
+    for i in 0..table.num_items() {
+        let c = table.counts(i);
+        let m = table.total(i) as f64;
+        if m == 0.0 {
+            continue;
+        }
+        let s: f64 = c
+            .iter()
+            .zip(&scale.values)
+            .map(|(&k, v)| k as f64 * v)
+            .sum();
+        let q: f64 = c
+            .iter()
+            .zip(&scale.values)
+            .map(|(&k, v)| k as f64 * v * v)
+            .sum();
+        within += q - s * s / m;
+        item_means.push((s / m, m));
+        n_items += 1.0;
+        total += m;
+        sum += s;
+        sum_m2 += m * m;
+    }
+    if n_items < 2.0 || total <= n_items {
+        return None;
+    }
+    let grand = sum / total;
+    let between: f64 = item_means
+        .iter()
+        .map(|&(mean, m)| m * (mean - grand).powi(2))
+        .sum();
+    let msb = between / (n_items - 1.0);
+    let msw = within / (total - n_items);
+    let k0 = (total - sum_m2 / total) / (n_items - 1.0);
+    let den = msb + (k0 - 1.0) * msw;
+    (den > 0.0).then(|| (msb - msw) / den)
+}

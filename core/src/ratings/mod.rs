@@ -1,0 +1,13 @@
+//! Ratings: vote files whose classes are a scale (1–5 stars, 1–7 Likert). Their users plan with
+//! how precisely N raters' mean rating estimates the item's, how reliable the N-rater mean is,
+//! and whether N raters rank the items as the whole crowd does — answered here on the curves'
+//! own subsampler, beside the nominal metrics.
+
+pub mod curves;
+pub mod scale;
+
+pub use curves::{compute, RatingCurves, RatingMetric, RatingPoint};
+pub use scale::{Scale, ScaleKind};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,141 @@
+use super::*;
+use crate::curves::CurveConfig;
+use crate::sample;
+use crate::votes::VoteTable;
+
+/// `items` items on a 1–5 scale with 10–30 ratings each, the shares drawn per item (seeded).
+fn ratings(items: usize, seed: u64) -> VoteTable {
+    let mut rng = sample::stream(seed, 0x7A7, 0, 0);
+    let mut counts = Vec::new();
+    for _ in 0..items {
+        let m = 10 + sample::below(&mut rng, 21);
+        let centre = sample::below(&mut rng, 5) as i32;
+        let mut c = [0u32; 5];
+        for _ in 0..m {
+            let step = sample::below(&mut rng, 3) as i32 - 1;
+            c[(centre + step).clamp(0, 4) as usize] += 1;
+        }
+        counts.extend_from_slice(&c);
+    }
+    let classes = (1..=5).map(|k| k.to_string()).collect();
+    let ids = (0..items).map(|i| format!("i{i}")).collect();
+    VoteTable::new(classes, ids, counts)
+}
+
+fn scale(t: &VoteTable) -> Scale {
+    Scale::detect(t.classes()).unwrap()
+}
+
+fn cfg(grid: Vec<u32>, repeats: u32) -> CurveConfig {
+    CurveConfig {
+        grid,
+        repeats,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_closed_form_squared_error_matches_the_subsampler_within_3_standard_errors() {
+    let t = ratings(300, 1);
+    let c = compute(
+        &t,
+        &scale(&t),
+        &cfg(vec![1, 2, 5, 10, 20], 400),
+        &mut |_| {},
+    )
+    .unwrap();
+    for (g, &n) in c.grid.iter().enumerate() {
+        let mse: Vec<f64> = c.values[RatingMetric::MeanRmse as usize][g]
+            .iter()
+            .map(|v| v.unwrap().powi(2))
+            .collect();
+        let r = mse.len() as f64;
+        let mean = mse.iter().sum::<f64>() / r;
+        let sd = (mse.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (r - 1.0)).sqrt();
+        let se = sd / r.sqrt();
+        let want = c.expected_mse[g];
+        assert!(
+            (mean - want).abs() <= 3.0 * se,
+            "N={n}: subsampled {mean} vs closed form {want} (se {se})"
+        );
+    }
+}
+
+#[test]
+fn all_the_ratings_of_a_balanced_table_give_zero_error_and_the_spearman_brown_reliability() {
+    // Every item has 12 ratings: at N = 12 the sample is all of them.
+    let mut rng = sample::stream(3, 0x7A8, 0, 0);
+    let mut counts = Vec::new();
+    for _ in 0..200 {
+        let mut c = [0u32; 5];
+        let centre = sample::below(&mut rng, 5) as i32;
+        for _ in 0..12 {
+            let step = sample::below(&mut rng, 3) as i32 - 1;
+            c[(centre + step).clamp(0, 4) as usize] += 1;
+        }
+        counts.extend_from_slice(&c);
+    }
+    let classes = (1..=5).map(|k| k.to_string()).collect();
+    let t = VoteTable::new(classes, (0..200).map(|i| format!("i{i}")).collect(), counts);
+    let c = compute(&t, &scale(&t), &cfg(vec![1, 6, 12], 3), &mut |_| {}).unwrap();
+    let last = c.grid.len() - 1;
+    for m in [RatingMetric::MeanError, RatingMetric::Wasserstein] {
+        assert!(c.point(m, last).mean.unwrap().abs() < 1e-12, "{}", m.name());
+    }
+    assert!((c.point(RatingMetric::RankCorr, last).mean.unwrap() - 1.0).abs() < 1e-12);
+    // Balanced: ICC(1,k) of all k ratings is the Spearman–Brown step-up of ICC(1).
+    let rel = c.point(RatingMetric::Reliability, last).mean.unwrap();
+    assert!((rel - c.spearman_brown(12).unwrap()).abs() < 1e-9, "{rel}");
+    assert!(
+        c.point(RatingMetric::Reliability, 0).mean.is_none(),
+        "one rater: no ICC(1,k)"
+    );
+    // Every number falls or rises as it should between 1 and 6 raters.
+    let p = |m, g| c.point(m, g).mean.unwrap();
+    assert!(p(RatingMetric::MeanError, 0) > p(RatingMetric::MeanError, 1));
+    assert!(p(RatingMetric::RankCorr, 0) < p(RatingMetric::RankCorr, 1));
+}
+
+#[test]
+fn icc1_equals_the_textbook_one_way_anova_on_expanded_ratings() {
+    let t = ratings(40, 5);
+    let s = scale(&t);
+    // The long way: every rating as a number, the ANOVA's sums of squares from them.
+    let rows: Vec<Vec<f64>> = (0..t.num_items())
+        .map(|i| {
+            t.counts(i)
+                .iter()
+                .enumerate()
+                .flat_map(|(k, &c)| std::iter::repeat_n(s.values[k], c as usize))
+                .collect()
+        })
+        .collect();
+    let all: Vec<f64> = rows.iter().flatten().copied().collect();
+    let (n, big_n) = (rows.len() as f64, all.len() as f64);
+    let grand = all.iter().sum::<f64>() / big_n;
+    let mean = |r: &Vec<f64>| r.iter().sum::<f64>() / r.len() as f64;
+    let ssb: f64 = rows
+        .iter()
+        .map(|r| r.len() as f64 * (mean(r) - grand).powi(2))
+        .sum();
+    let ssw: f64 = rows
+        .iter()
+        .map(|r| r.iter().map(|x| (x - mean(r)).powi(2)).sum::<f64>())
+        .sum();
+    let (msb, msw) = (ssb / (n - 1.0), ssw / (big_n - n));
+    let k0 =
+        (big_n - rows.iter().map(|r| (r.len() as f64).powi(2)).sum::<f64>() / big_n) / (n - 1.0);
+    let want = (msb - msw) / (msb + (k0 - 1.0) * msw);
+    assert!((curves::icc1(&t, &s).unwrap() - want).abs() < 1e-12);
+}
+
+#[test]
+fn a_held_out_reference_and_a_zero_n_are_refused() {
+    let t = ratings(20, 2);
+    let held = CurveConfig {
+        reference: crate::curves::Reference::HeldOut { fraction: 0.2 },
+        ..Default::default()
+    };
+    assert!(compute(&t, &scale(&t), &held, &mut |_| {}).is_err());
+    assert!(compute(&t, &scale(&t), &cfg(vec![0, 1], 2), &mut |_| {}).is_err());
+}
