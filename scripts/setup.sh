@@ -7,7 +7,7 @@
 #                            breaks wasm-bindgen's tables), trunk and wasm-bindgen-cli pinned to
 #                            Cargo.lock
 #   scripts/setup.sh         everything the tests need as well: Debian chromium + chromium-driver,
-#                            fonts, python3 numpy + scipy + krippendorff + crowd-kit (the independent
+#                            fonts, python3 numpy + scipy + krippendorff + crowd-kit + irrCAC (the independent
 #                            references; crowd-kit without its text/learning dependencies), and the node
 #                            packages of tests/browser (playwright-core; it drives Debian's chromium,
 #                            never a downloaded one). The downloads run while trunk compiles.
@@ -58,6 +58,12 @@ test_deps() {
     log "pip install crowd-kit (and the packages its aggregation imports)"
     pip_install pandas attrs scikit-learn tqdm nltk
     pip_install --no-deps crowd-kit==1.4.2
+  fi
+  # irrCAC (Gwet's AC1/AC2, the reference of trainer/tests/gwet.rs) needs only pandas and scipy.
+  if ! python3 -c 'from irrCAC.raw import CAC' 2>/dev/null; then
+    log "pip install irrCAC"
+    pip_install pandas
+    pip_install --no-deps irrCAC==0.4.4
   fi
   if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
     log "npm ci (tests/browser: playwright-core)"

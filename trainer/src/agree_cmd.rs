@@ -36,9 +36,10 @@ pub struct Args {
     /// … stopping when the evidence lower bound per vote rose by less than this.
     #[arg(long, default_value_t = 1e-5)]
     tol: f64,
-    /// Output: csv prints `n,metric,mean,lo,hi` (metrics `krippendorff_alpha`, `majority_match`,
-    /// `dawid_skene_match`); json adds α of all votes, items per N, standard deviations and
-    /// Dawid–Skene's convergence.
+    /// Output: csv prints `n,metric,mean,lo,hi` (metrics `krippendorff_alpha`, Gwet's `gwet_ac1`
+    /// and, at the ordinal and interval levels, `gwet_ac2_ordinal`, `gwet_ac2_linear`,
+    /// `gwet_ac2_quadratic`, then `majority_match`, `dawid_skene_match`); json adds every
+    /// coefficient of all votes, items per N, standard deviations and Dawid–Skene's convergence.
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
     /// Drop items with zero votes instead of failing on them.
@@ -95,6 +96,11 @@ pub fn run(a: Args) -> Result<()> {
         Some(v) => eprintln!("Krippendorff's α ({name}) of all votes: {v:.4}"),
         None => eprintln!("Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class)"),
     }
+    for c in &result.gwet {
+        if let Some(v) = c.full {
+            eprintln!("Gwet's {} of all votes: {v:.4}", c.kind.metric_name());
+        }
+    }
     match &agg.dawid_skene {
         Some(d) => eprintln!(
             "Dawid–Skene on all votes: {} EM rounds, {}; on the subsamples {} of {} fits stopped at --max-iter {}",
@@ -121,7 +127,9 @@ pub fn run(a: Args) -> Result<()> {
                 .map(|(n, m, p)| json!({"n": n, "metric": m, "mean": p.mean, "lo": p.lo, "hi": p.hi, "sd": p.sd}))
                 .collect();
             serde_json::to_string_pretty(&json!({
-                "level": name, "full": alpha.full, "grid": agg.grid, "repeats": a.sub.repeats,
+                "level": name, "full": alpha.full,
+                "gwet": result.gwet.iter().map(|c| json!({"metric": c.kind.metric_name(), "full": c.full})).collect::<Vec<_>>(),
+                "grid": agg.grid, "repeats": a.sub.repeats,
                 "seed": a.sub.seed, "items": agg.items, "dawid_skene": agg.dawid_skene, "points": points,
             }))? + "\n"
         }

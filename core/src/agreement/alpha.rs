@@ -82,6 +82,22 @@ impl Level {
         }
     }
 
+    /// Where the classes sit on the level's scale (interval: their numbers; ordinal: their rank,
+    /// 1 = lowest); `None` for nominal classes.
+    pub fn scale_values(&self) -> Option<Vec<f64>> {
+        match self {
+            Level::Nominal => None,
+            Level::Interval { values } => Some(values.clone()),
+            Level::Ordinal { order } => {
+                let mut v = vec![0.0; order.len()];
+                for (rank, &c) in order.iter().enumerate() {
+                    v[c] = rank as f64 + 1.0;
+                }
+                Some(v)
+            }
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Level::Nominal => "nominal",
@@ -159,22 +175,38 @@ pub fn krippendorff_alpha(counts: &[u32], k: usize, level: &Level) -> Option<f64
     (expected > 0.0).then(|| 1.0 - (n - 1.0) * observed / expected)
 }
 
-/// α at each N of `grid` over `repeats` seeded subsamples (each item's N votes without
-/// replacement; items with fewer than N votes left out at that N), and α of all the votes.
+/// One agreement coefficient (α of a level, Gwet's AC with its weights: `kind`) at each N of
+/// `grid` over `repeats` seeded subsamples (each item's N votes without replacement; items with
+/// fewer than N votes left out at that N), and of all the votes.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AlphaCurve {
-    pub level: Level,
+pub struct CoefCurve<K> {
+    pub kind: K,
     pub grid: Vec<u32>,
     pub repeats: u32,
     /// Items used at each N.
     pub items: Vec<u32>,
-    /// α of the full data.
+    /// The coefficient of the full data.
     pub full: Option<f64>,
     /// `values[g * repeats + r]`; NaN where undefined.
     values: Vec<f64>,
 }
 
-impl AlphaCurve {
+/// Krippendorff's α of a level at every N.
+pub type AlphaCurve = CoefCurve<Level>;
+
+impl<K> CoefCurve<K> {
+    /// The same curve under another kind (the shared computation tags its coefficients first).
+    pub fn retag<L>(self, f: impl FnOnce(K) -> L) -> CoefCurve<L> {
+        CoefCurve {
+            kind: f(self.kind),
+            grid: self.grid,
+            repeats: self.repeats,
+            items: self.items,
+            full: self.full,
+            values: self.values,
+        }
+    }
+
     pub fn point_at(&self, g: usize) -> CurvePoint {
         let r = self.repeats as usize;
         let v = self.values[g * r..(g + 1) * r]
@@ -186,14 +218,18 @@ impl AlphaCurve {
     }
 }
 
-/// The α curve of `table` for `grid` (empty: 2..=max votes; N = 1 has no pairs).
-pub fn alpha_curve(
+/// A coefficient of rows of class counts (row-major, the table's classes).
+pub type Coefficient<'a> = &'a dyn Fn(&[u32]) -> Option<f64>;
+
+/// Every coefficient of `coefs` (with its kind) on the same subsamples of `table` at each N of
+/// `grid` (empty: 2..=max votes; N = 1 has no pairs), and on all the votes.
+pub fn coefficient_curves<K: Clone>(
     table: &VoteTable,
-    level: &Level,
+    coefs: &[(K, Coefficient)],
     grid: &[u32],
     repeats: u32,
     seed: u64,
-) -> AlphaCurve {
+) -> Vec<CoefCurve<K>> {
     let k = table.num_classes();
     let mut grid: Vec<u32> = if grid.is_empty() {
         (2..=table.max_total()).collect()
@@ -206,9 +242,8 @@ pub fn alpha_curve(
     let all: Vec<u32> = (0..table.num_items())
         .flat_map(|i| table.counts(i).iter().copied())
         .collect();
-    let full = krippendorff_alpha(&all, k, level);
     let nr = repeats as usize;
-    let mut values = vec![f64::NAN; grid.len() * nr];
+    let mut values = vec![vec![f64::NAN; grid.len() * nr]; coefs.len()];
     let mut items = vec![0u32; grid.len()];
     let mut sub = Vec::with_capacity(all.len());
     for (g, &n) in grid.iter().enumerate() {
@@ -221,19 +256,39 @@ pub fn alpha_curve(
                 }
             }
             items[g] = (sub.len() / k) as u32;
-            if let Some(a) = krippendorff_alpha(&sub, k, level) {
-                values[g * nr + r as usize] = a;
+            for (v, (_, coef)) in values.iter_mut().zip(coefs) {
+                if let Some(a) = coef(&sub) {
+                    v[g * nr + r as usize] = a;
+                }
             }
         }
     }
-    AlphaCurve {
-        level: level.clone(),
-        grid,
-        repeats,
-        items,
-        full,
-        values,
-    }
+    coefs
+        .iter()
+        .zip(values)
+        .map(|((kind, coef), values)| CoefCurve {
+            kind: kind.clone(),
+            grid: grid.clone(),
+            repeats,
+            items: items.clone(),
+            full: coef(&all),
+            values,
+        })
+        .collect()
+}
+
+/// The α curve of `table` for `grid` (empty: 2..=max votes; N = 1 has no pairs).
+pub fn alpha_curve(
+    table: &VoteTable,
+    level: &Level,
+    grid: &[u32],
+    repeats: u32,
+    seed: u64,
+) -> AlphaCurve {
+    let k = table.num_classes();
+    let alpha = |c: &[u32]| krippendorff_alpha(c, k, level);
+    let coefs: [(Level, Coefficient); 1] = [(level.clone(), &alpha)];
+    coefficient_curves(table, &coefs, grid, repeats, seed).remove(0)
 }
 
 #[cfg(test)]

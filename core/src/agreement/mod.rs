@@ -13,10 +13,14 @@ use crate::votes::VoteTable;
 pub mod aggregation;
 pub mod alpha;
 pub mod dawid_skene;
+pub mod gwet;
 
 pub use aggregation::{aggregation_curve, AggregationCurve, AggregationMethod};
-pub use alpha::{alpha_curve, krippendorff_alpha, AlphaCurve, Level};
+pub use alpha::{
+    alpha_curve, coefficient_curves, krippendorff_alpha, AlphaCurve, CoefCurve, Level,
+};
 pub use dawid_skene::{dawid_skene, majority_vote, DsConfig, DsFit};
+pub use gwet::{gwet_ac, Weights};
 
 /// Labels as sets of tied classes, and the credit of a label from N votes against the label from
 /// all votes: the project's one tie rule (`metrics::calibration`).
@@ -37,6 +41,10 @@ pub struct AgreeConfig {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Agreement {
     pub alpha: AlphaCurve,
+    /// Gwet's AC1, and for classes on a scale (an ordinal or interval level) AC2 with ordinal,
+    /// linear and quadratic weights, on α's subsamples.
+    #[serde(default)]
+    pub gwet: Vec<CoefCurve<Weights>>,
     pub aggregation: AggregationCurve,
 }
 
@@ -46,8 +54,37 @@ pub fn agreement(
     cfg: &AgreeConfig,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Agreement {
+    let k = table.num_classes();
+    let level = &cfg.level;
+    let alpha = |c: &[u32]| krippendorff_alpha(c, k, level);
+    let values = level.scale_values();
+    let weights: Vec<(Weights, Vec<f64>)> = std::iter::once(Weights::Identity)
+        .chain(values.iter().flat_map(|_| Weights::SCALE))
+        .map(|w| {
+            let at = values
+                .clone()
+                .unwrap_or_else(|| (0..k).map(|c| c as f64).collect());
+            (w, w.matrix(&at))
+        })
+        .collect();
+    let acs: Vec<_> = weights
+        .iter()
+        .map(|(_, m)| move |c: &[u32]| gwet_ac(c, k, m))
+        .collect();
+    let mut coefs: Vec<(Option<Weights>, alpha::Coefficient)> = vec![(None, &alpha)];
+    for ((w, _), ac) in weights.iter().zip(&acs) {
+        coefs.push((Some(*w), ac));
+    }
+    let mut curves = coefficient_curves(table, &coefs, &cfg.grid, cfg.repeats, cfg.seed);
+    let gwet = curves
+        .split_off(1)
+        .into_iter()
+        .map(|c| CoefCurve::retag(c, |w| w.expect("a weight")))
+        .collect();
+    let alpha = CoefCurve::retag(curves.remove(0), |_| level.clone());
     Agreement {
-        alpha: alpha_curve(table, &cfg.level, &cfg.grid, cfg.repeats, cfg.seed),
+        alpha,
+        gwet,
         aggregation: aggregation_curve(
             table,
             &cfg.grid,
@@ -67,6 +104,9 @@ impl Agreement {
         for (gi, &n) in g.grid.iter().enumerate() {
             if let Some(ga) = a.grid.iter().position(|&x| x == n) {
                 rows.push((n, "krippendorff_alpha", a.point_at(ga)));
+                for c in &self.gwet {
+                    rows.push((n, c.kind.metric_name(), c.point_at(ga)));
+                }
             }
             for (m, method) in g.methods.iter().enumerate() {
                 rows.push((n, method.metric_name(), g.point_at(m, gi)));

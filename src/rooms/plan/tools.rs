@@ -98,7 +98,7 @@ fn AgreeResult() -> impl IntoView {
         let csv = a.to_csv();
         let download = move |_| crate::export::download_text(&csv, "text/csv", "annosat-agree.csv");
         let full = match a.alpha.full {
-            Some(v) => format!("Krippendorff's α ({}) of all votes: {v:.4}.", a.alpha.level.name()),
+            Some(v) => format!("Krippendorff's α ({}) of all votes: {v:.4}.", a.alpha.kind.name()),
             None => "Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class).".into(),
         };
         let ds = match &a.aggregation.dawid_skene {
