@@ -23,6 +23,7 @@ import json
 from collections import OrderedDict
 
 import numpy as np
+from reference_cli import add_curves
 from scipy.spatial.distance import jensenshannon
 from scipy.stats import entropy
 
@@ -90,13 +91,9 @@ def curves(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp = ap.add_subparsers(dest="cmd", required=True)
-    c = sp.add_parser("curves")
-    c.add_argument("ratings")
-    c.add_argument("--n", required=True)
-    c.add_argument("--repeats", type=int, default=100)
-    c.add_argument("--seed", type=int, default=0)
+    add_curves(sp, curves, "ratings", seed=0)
     args = ap.parse_args()
-    {"curves": curves}[args.cmd](args)
+    args.run(args)
 
 
 if __name__ == "__main__":

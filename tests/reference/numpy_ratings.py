@@ -20,6 +20,7 @@ import json
 import sys
 
 import numpy as np
+from reference_cli import add_curves
 from scipy.stats import spearmanr, wasserstein_distance
 
 
@@ -112,12 +113,7 @@ def icc(args):
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("curves")
-    c.add_argument("votes")
-    c.add_argument("--n", required=True)
-    c.add_argument("--repeats", type=int, default=100)
-    c.add_argument("--seed", type=int, default=7)
-    c.set_defaults(run=curves)
+    add_curves(sub, curves, "votes", seed=7)
     i = sub.add_parser("icc")
     i.add_argument("votes")
     i.set_defaults(run=icc)

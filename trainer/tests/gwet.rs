@@ -4,34 +4,6 @@
 
 mod common;
 use common::*;
-use std::path::PathBuf;
-
-fn irrcac(votes: &str, scale: bool) -> serde_json::Value {
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(repo_root().join("tests/reference/irrcac_reference.py"))
-        .arg(votes);
-    if scale {
-        cmd.arg("--scale");
-    }
-    let out = cmd
-        .output()
-        .expect("python3 is needed for the reference tests");
-    assert!(
-        out.status.success(),
-        "irrCAC (scripts/setup.sh installs it): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// A dataset's votes: the data folder's, else one brought in beside it (../shared/incoming).
-fn votes_of(name: &str) -> Option<PathBuf> {
-    let incoming = repo_root().join("../shared/incoming");
-    [data_dir(), incoming]
-        .iter()
-        .map(|d| d.join(name).join("votes.csv"))
-        .find(|p| p.exists())
-}
 
 fn agrees_with_irrcac(name: &str, level: &str) {
     let Some(votes) = votes_of(name) else {
@@ -53,7 +25,12 @@ fn agrees_with_irrcac(name: &str, level: &str) {
         "json",
     ]))
     .unwrap();
-    let theirs = irrcac(votes, level != "nominal");
+    let scale = if level == "nominal" { "" } else { "--scale" };
+    let args: Vec<&str> = [votes, scale]
+        .into_iter()
+        .filter(|a| !a.is_empty())
+        .collect();
+    let theirs = reference_json("irrcac_reference.py", &args);
     let gwet = ours["gwet"].as_array().unwrap();
     assert_eq!(gwet.len(), if level == "nominal" { 1 } else { 4 });
     for c in gwet {

@@ -60,26 +60,17 @@ fn multilabel_curve_means_agree_with_numpy_within_monte_carlo_error() {
     let (r_ours, r_np) = (60.0f64, 60.0f64);
     let ours = curves_with(votes, &["--n", grid, "--repeats", "60", "--bootstrap", "0"]);
     assert_eq!(ours["kind"], "multilabel");
-    let out = std::process::Command::new("python3")
-        .arg(repo_root().join("tests/reference/numpy_multilabel.py"))
-        .args([
-            "curves",
-            votes,
-            "--n",
-            grid,
-            "--repeats",
-            "60",
-            "--seed",
-            "7",
-        ])
-        .output()
-        .expect("python3 is needed for the reference tests");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let theirs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let args = [
+        "curves",
+        votes,
+        "--n",
+        grid,
+        "--repeats",
+        "60",
+        "--seed",
+        "7",
+    ];
+    let theirs = reference_json("numpy_multilabel.py", &args);
     let checked = assert_curves_match(&ours, &theirs, &ML_METRICS, (r_ours, r_np), true);
     assert_eq!(
         checked,

@@ -5,7 +5,6 @@
 
 mod common;
 use common::*;
-use std::path::PathBuf;
 
 const METRICS: [&str; 5] = [
     "mean_error",
@@ -14,29 +13,6 @@ const METRICS: [&str; 5] = [
     "rank_corr",
     "wasserstein",
 ];
-
-fn numpy_ratings(args: &[&str]) -> serde_json::Value {
-    let out = std::process::Command::new("python3")
-        .arg(repo_root().join("tests/reference/numpy_ratings.py"))
-        .args(args)
-        .output()
-        .expect("python3 is needed for the reference tests");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// A dataset folder's votes: the data folder's, else one brought in beside it (../shared/incoming).
-fn votes_of(name: &str) -> Option<PathBuf> {
-    let incoming = repo_root().join("../shared/incoming");
-    [data_dir(), incoming]
-        .iter()
-        .map(|d| d.join(name).join("votes.csv"))
-        .find(|p| p.exists())
-}
 
 /// annosat's means (100 repeats) and numpy's (200) at every N of `grid`, within 4.5 standard
 /// errors; the closed-form RMSE within 3 standard errors of annosat's mean squared error.
@@ -47,7 +23,8 @@ fn agrees_with_numpy(name: &str, grid: &str) {
     };
     let votes = votes.to_str().unwrap();
     let ours = curves_with_cmd("ratings", votes, &["--n", grid, "--repeats", "100"]);
-    let theirs = numpy_ratings(&["curves", votes, "--n", grid, "--repeats", "200"]);
+    let args = ["curves", votes, "--n", grid, "--repeats", "200"];
+    let theirs = reference_json("numpy_ratings.py", &args);
     assert!(theirs["scipy_wasserstein_checked"].as_u64().unwrap() > 0);
     let checked = assert_curves_match(&ours, &theirs, &METRICS, (100.0, 200.0), false);
     let points = grid.split(',').count() * METRICS.len();

@@ -347,6 +347,27 @@ pub(crate) fn split_for(
 }
 
 /// Computes the curves. The reference is the full table or a held-out split of it.
+/// The N a curve is computed at: `requested` (empty: every N from 1 to `max_votes`), sorted, each
+/// once, those above `max_votes` left out (callers compare to say so); refused with an N of 0 or
+/// none left.
+pub(crate) fn grid_of(requested: &[u32], max_votes: u32) -> Result<Vec<u32>, CurveError> {
+    let mut grid: Vec<u32> = if requested.is_empty() {
+        (1..=max_votes).collect()
+    } else {
+        requested.to_vec()
+    };
+    grid.sort_unstable();
+    grid.dedup();
+    if grid.first() == Some(&0) {
+        return Err(CurveError::ZeroN);
+    }
+    grid.retain(|&n| n <= max_votes);
+    if grid.is_empty() {
+        return Err(CurveError::NothingToCompute { max_votes });
+    }
+    Ok(grid)
+}
+
 pub fn compute(table: &VoteTable, cfg: &CurveConfig) -> Result<Curves, CurveError> {
     compute_with_progress(table, cfg, &mut |_, _| {})
 }
@@ -410,20 +431,7 @@ impl<'a> Prepared<'a> {
         if max_votes < 2 {
             return Err(CurveError::OneVoteEach);
         }
-        let mut grid: Vec<u32> = if cfg.grid.is_empty() {
-            (1..=max_votes).collect()
-        } else {
-            cfg.grid.clone()
-        };
-        grid.sort_unstable();
-        grid.dedup();
-        if grid.first() == Some(&0) {
-            return Err(CurveError::ZeroN);
-        }
-        grid.retain(|&n| n <= max_votes);
-        if grid.is_empty() {
-            return Err(CurveError::NothingToCompute { max_votes });
-        }
+        let grid = grid_of(&cfg.grid, max_votes)?;
         let boot = (cfg.bootstrap > 0).then_some((cfg.bootstrap, cfg.seed, cfg.repeats));
         let engine = engine::Prep::new(pool, reference, &grid, alpha, boot);
         Ok(Prepared {

@@ -16,66 +16,13 @@
 //! - **Wasserstein**: the Wasserstein-1 distance on the scale between the N ratings' shares and
 //!   all ratings' shares, Σ |F_N − F| · gap over the scale's steps (F the cumulative shares).
 
+use super::metric::RatingMetric;
 use super::scale::Scale;
-use crate::curves::{quantile, CurveConfig, CurveError, Reference};
+use crate::curves::{grid_of, quantile, CurveConfig, CurveError, Reference};
 use crate::metrics::corr::spearman;
 use crate::sample::{class_at, CurveDraws};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
-
-/// What a rating curve measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RatingMetric {
-    MeanError,
-    MeanRmse,
-    Reliability,
-    RankCorr,
-    Wasserstein,
-}
-
-impl RatingMetric {
-    pub const ALL: [RatingMetric; 5] = [
-        RatingMetric::MeanError,
-        RatingMetric::MeanRmse,
-        RatingMetric::Reliability,
-        RatingMetric::RankCorr,
-        RatingMetric::Wasserstein,
-    ];
-
-    /// The name in the CLI's CSV and JSON and in the app.
-    pub fn name(self) -> &'static str {
-        match self {
-            RatingMetric::MeanError => "mean_error",
-            RatingMetric::MeanRmse => "mean_rmse",
-            RatingMetric::Reliability => "reliability",
-            RatingMetric::RankCorr => "rank_corr",
-            RatingMetric::Wasserstein => "wasserstein",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<RatingMetric> {
-        RatingMetric::ALL.into_iter().find(|m| m.name() == s)
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            RatingMetric::MeanError => "mean-rating error (scale points)",
-            RatingMetric::MeanRmse => "mean-rating RMSE (scale points)",
-            RatingMetric::Reliability => "reliability of the N-rater mean (ICC(1,k))",
-            RatingMetric::RankCorr => "ranking items by their mean (Spearman)",
-            RatingMetric::Wasserstein => "Wasserstein-1 to all ratings (scale points)",
-        }
-    }
-
-    /// Errors and distances fall with N; reliability and correlation rise.
-    pub fn lower_is_better(self) -> bool {
-        matches!(
-            self,
-            RatingMetric::MeanError | RatingMetric::MeanRmse | RatingMetric::Wasserstein
-        )
-    }
-}
 
 /// One metric at one N: the mean over repeats, the 2.5–97.5% range of the repeats and their
 /// standard deviation (`None` where no repeat is defined).
@@ -211,20 +158,7 @@ pub fn compute(
         .map(|i| table.total(i))
         .max()
         .unwrap_or(0);
-    let mut grid: Vec<u32> = if cfg.grid.is_empty() {
-        (1..=max_votes).collect()
-    } else {
-        cfg.grid.clone()
-    };
-    grid.sort_unstable();
-    grid.dedup();
-    if grid.first() == Some(&0) {
-        return Err(CurveError::ZeroN);
-    }
-    grid.retain(|&n| n <= max_votes);
-    if grid.is_empty() {
-        return Err(CurveError::NothingToCompute { max_votes });
-    }
+    let grid = grid_of(&cfg.grid, max_votes)?;
     let facts: Vec<ItemFacts> = (0..table.num_items())
         .filter(|&i| table.total(i) > 0)
         .map(|i| item_facts(table, i, scale, &asc))

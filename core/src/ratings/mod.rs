@@ -4,9 +4,11 @@
 //! own subsampler, beside the nominal metrics.
 
 pub mod curves;
+pub mod metric;
 pub mod scale;
 
-pub use curves::{compute, RatingCurves, RatingMetric, RatingPoint};
+pub use curves::{compute, RatingCurves, RatingPoint};
+pub use metric::RatingMetric;
 pub use scale::{Scale, ScaleKind};
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::chart::plot::{self, XAxis};
 use crate::plan_jobs::Tool;
 use crate::state::{St, REPEATS};
 use annosat_core::adaptive::AdaptiveResult;
-use annosat_core::agreement::Agreement;
+use annosat_core::agreement::{Agreement, Weights};
 use annosat_core::curves::{CurvePoint, Metric};
 use leptos::html;
 use leptos::prelude::*;
@@ -101,6 +101,17 @@ fn AgreeResult() -> impl IntoView {
             Some(v) => format!("Krippendorff's α ({}) of all votes: {v:.4}.", a.alpha.kind.name()),
             None => "Krippendorff's α is undefined for these votes (no item has two votes, or every vote is of one class).".into(),
         };
+        // Gwet's coefficients of all votes, beside α (they stay high where one class dominates).
+        let gwet: Vec<String> = a
+            .gwet
+            .iter()
+            .filter_map(|c| Some(format!("{} {:.4}", gwet_label(c.kind), c.full?)))
+            .collect();
+        let full = if gwet.is_empty() {
+            full
+        } else {
+            format!("{full} {}.", gwet.join(", "))
+        };
         let ds = match &a.aggregation.dawid_skene {
             Some(d) => format!(
                 "Dawid–Skene on all votes: {} EM rounds, {}; {} of {} fits on subsamples stopped at 100 rounds.",
@@ -121,7 +132,18 @@ fn AgreeResult() -> impl IntoView {
     }
 }
 
-/// α, majority match and Dawid–Skene match vs N, each with its 95% band.
+/// Gwet's coefficient as the room names it.
+fn gwet_label(w: Weights) -> &'static str {
+    match w {
+        Weights::Identity => "Gwet's AC1",
+        Weights::Linear => "AC2 (linear)",
+        Weights::Quadratic => "AC2 (quadratic)",
+        Weights::Ordinal => "AC2 (ordinal)",
+    }
+}
+
+/// α, Gwet's AC1 (and AC2 on a scale), majority match and Dawid–Skene match vs N, each with its
+/// 95% band.
 fn draw_agreement<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     a: &Agreement,
@@ -133,6 +155,18 @@ fn draw_agreement<DB: DrawingBackend>(
             .map(|g| a.alpha.point_at(g))
             .collect(),
     )];
+    // AC1, and AC2 with quadratic weights for a scale: the chart keeps to two of Gwet's lines (the
+    // CSV has every one).
+    let shown = [Weights::Identity, Weights::Quadratic];
+    for (c, colour) in a
+        .gwet
+        .iter()
+        .filter(|c| shown.contains(&c.kind))
+        .zip([RGBColor(147, 51, 234), RGBColor(219, 39, 119)])
+    {
+        let pts = (0..c.grid.len()).map(|g| c.point_at(g)).collect();
+        series.push((gwet_label(c.kind), colour, pts));
+    }
     let colours = [RGBColor(22, 163, 74), RGBColor(234, 88, 12)];
     for (m, method) in a.aggregation.methods.iter().enumerate() {
         let name = match method.metric_name() {
@@ -148,7 +182,7 @@ fn draw_agreement<DB: DrawingBackend>(
     draw_lines(
         root,
         "agreement and aggregation vs N",
-        "α / share of items",
+        "coefficient / share of items",
         x_max,
         &series,
         SeriesLabelPosition::MiddleRight,

@@ -48,18 +48,38 @@ pub fn annosat_logged(args: &[&str]) -> (String, String) {
 
 /// Runs the numpy reference script; panics with a hint when numpy/scipy are missing.
 pub fn numpy_reference(args: &[&str]) -> String {
-    let script = repo_root().join("tests/reference/numpy_reference.py");
+    reference("numpy_reference.py", args)
+}
+
+/// Runs `tests/reference/SCRIPT` with `args` and returns its output; panics with a hint when a
+/// package it needs is missing.
+pub fn reference(script: &str, args: &[&str]) -> String {
     let out = Command::new("python3")
-        .arg(script)
+        .arg(repo_root().join("tests/reference").join(script))
         .args(args)
         .output()
         .expect("python3 is needed for the reference tests");
     assert!(
         out.status.success(),
-        "numpy reference failed (install numpy and scipy: scripts/setup.sh): {}",
+        "{script} failed (scripts/setup.sh installs what the references need): {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// A reference script's JSON output.
+pub fn reference_json(script: &str, args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&reference(script, args)).unwrap()
+}
+
+/// A dataset's votes.csv: the data folder's, else that of one brought in beside it
+/// (../shared/incoming) before it moves there.
+pub fn votes_of(name: &str) -> Option<PathBuf> {
+    let incoming = repo_root().join("../shared/incoming");
+    [data_dir(), incoming]
+        .iter()
+        .map(|d| d.join(name).join("votes.csv"))
+        .find(|p| p.exists())
 }
 
 /// ChaosNLI-SNLI's wide votes, each item's counts passed through `f(item index, counts)`, plus
