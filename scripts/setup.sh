@@ -7,7 +7,7 @@
 #                            breaks wasm-bindgen's tables), trunk and wasm-bindgen-cli pinned to
 #                            Cargo.lock
 #   scripts/setup.sh         everything the tests need as well: Debian chromium + chromium-driver,
-#                            fonts, python3 numpy + scipy + krippendorff + crowd-kit + irrCAC (the independent
+#                            fonts, python3 numpy + scipy + krippendorff + crowd-kit + irrCAC + pingouin (the independent
 #                            references; crowd-kit without its text/learning dependencies), and the node
 #                            packages of tests/browser (playwright-core; it drives Debian's chromium,
 #                            never a downloaded one). The downloads run while trunk compiles.
@@ -64,6 +64,13 @@ test_deps() {
     log "pip install irrCAC"
     pip_install pandas
     pip_install --no-deps irrCAC==0.4.4
+  fi
+  # pingouin (ICC, the reference of trainer/tests/ratings.rs) with the packages it imports; without
+  # its pins, so numpy, scipy and pandas stay as the other references have them.
+  if ! python3 -c 'import pingouin' 2>/dev/null; then
+    log "pip install pingouin (and the packages it imports)"
+    pip_install tabulate pandas_flavor matplotlib seaborn statsmodels
+    pip_install --no-deps pingouin==0.5.5
   fi
   if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
     log "npm ci (tests/browser: playwright-core)"

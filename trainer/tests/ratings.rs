@@ -42,3 +42,48 @@ fn popquorn_rating_curves_agree_with_numpy() {
 fn koniq_rating_curves_agree_with_numpy() {
     agrees_with_numpy("koniq10k", "1,2,5,10,20,50,93");
 }
+
+/// POPQUORN's items with exactly 10 ratings (a balanced table, as pingouin needs): the
+/// single-rater ICC(1), the Spearman–Brown prediction at 10 and the measured reliability of all
+/// 10 ratings equal pingouin's ICC1 and ICC1k to 1e-9.
+#[test]
+fn icc_and_spearman_brown_equal_pingouin_on_balanced_items() {
+    let Some(votes) = votes_of("popquorn_offensiveness") else {
+        eprintln!("skipped: no POPQUORN votes");
+        return;
+    };
+    let text = std::fs::read_to_string(votes).unwrap();
+    let mut lines = text.lines();
+    let mut balanced = format!("{}\n", lines.next().unwrap());
+    for line in lines {
+        let total: u32 = line
+            .split(',')
+            .skip(1)
+            .map(|c| c.parse::<u32>().unwrap())
+            .sum();
+        if total == 10 {
+            balanced += &format!("{line}\n");
+        }
+    }
+    let path = std::env::temp_dir().join(format!("annosat-pq10-{}.csv", std::process::id()));
+    std::fs::write(&path, balanced).unwrap();
+    let p = path.to_str().unwrap();
+    let ours = curves_with_cmd("ratings", p, &["--n", "10", "--repeats", "1"]);
+    let theirs = reference_json("numpy_ratings.py", &["icc", p]);
+    std::fs::remove_file(&path).ok();
+    let close = |a: &serde_json::Value, b: &serde_json::Value, what: &str| {
+        let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+        assert!((a - b).abs() < 1e-9, "{what}: annosat {a}, pingouin {b}");
+    };
+    close(&ours["icc1"], &theirs["icc1"], "ICC(1)");
+    close(
+        &ours["spearman_brown"][0],
+        &theirs["icc1k"],
+        "Spearman–Brown at 10",
+    );
+    close(
+        &ours["metrics"]["reliability"][0]["mean"],
+        &theirs["icc1k"],
+        "ICC(1,k) of all 10 ratings",
+    );
+}
