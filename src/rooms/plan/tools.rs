@@ -54,7 +54,7 @@ pub fn AgreeCard() -> impl IntoView {
     view! {
         <section class="card plan-tool" id="agree">
             <h2>"Agreement and aggregation vs N"</h2>
-            <p>"How much N annotators agree (Krippendorff's α of N-vote subsamples), and how often the label that majority vote — or Dawid–Skene, which learns each annotator's confusion matrix and needs annotator ids (a long-form upload "
+            <p>"How much N annotators agree (Krippendorff's α of N-vote subsamples, and Gwet's AC1 — AC2 on a scale — which stays high where one class dominates), and how often the label that majority vote — or Dawid–Skene, which learns each annotator's confusion matrix and needs annotator ids (a long-form upload "
                 <code>"item_id,annotator_id,label"</code>
                 ") — gives an item from N of its votes is the label it gives from all of them. N = 1 to 20, then every 10th up to the most votes an item has; as "
                 <code>"annosat agree --n"</code>" with those N (docs/plan.md)."</p>
