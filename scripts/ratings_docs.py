@@ -5,6 +5,7 @@ it — every number from this run, with the command that reruns it.
 
   python3 scripts/ratings_docs.py BIN DATA docs/ratings.md   (scripts/ratings-docs.sh runs it)
 """
+import csv
 import json
 import os
 import subprocess
@@ -31,6 +32,12 @@ def run(bin_, *args):
     return json.loads(subprocess.run([bin_, *args], check=True, capture_output=True, text=True).stdout)
 
 
+def run_min_votes(votes):
+    with open(votes, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))[1:]
+    return min(sum(int(x) for x in r[1:]) for r in rows)
+
+
 def f(v, d=3):
     return "—" if v is None else f"{v:.{d}f}"
 
@@ -53,18 +60,30 @@ def section(bin_, name, title, votes):
                      f"{f(m['rank_corr'][n]['mean'])} | {f(m['wasserstein'][n]['mean'])} |")
     lines.append("")
     # Sentences read off the table: the smallest N within ±0.1 points on average, and the
-    # smallest whose mean is reliable at 0.9 — or why the grid does not reach them.
-    within = next((n for n in r["grid"] if (m["mean_error"][n]["mean"] or 9) <= 0.1), None)
-    reliable = next((n for n in r["grid"] if (m["reliability"][n]["mean"] or 0) >= 0.9), None)
+    # smallest whose mean is reliable at 0.9 — or why the grid does not reach them. As for the
+    # nominal curves, a point past a fifth of the fewest ratings an item has is forced by the
+    # ratings there are (at N = M the sample is all of them), so it is said as bounded, not read.
+    fewest = run_min_votes(votes)
+    def first(metric, ok):
+        return next((n for n in r["grid"] if m[metric][n]["mean"] is not None
+                     and ok(m[metric][n]["mean"])), None)
+    def say(n, what, never):
+        if n is None:
+            return never
+        if n > fewest / 5:
+            return (f"{what} only from N = {n}, past a fifth of the fewest ratings an item has ({fewest}): "
+                    "bounded by the ratings there are, not an answer")
+        return f"{what} from N = {n}"
     last = r["grid"][-1]
-    said = []
-    said.append(f"the mean rating is within ±0.1 points on average from N = {within}" if within
-                else f"no N up to {last} brings the mean within ±0.1 points on average")
-    said.append(f"the N-rater mean reaches reliability 0.9 at N = {reliable}" if reliable
-                else f"the N-rater mean stays below reliability 0.9 up to N = {last}")
-    lines.append(f"Read: on this set {said[0]}, and {said[1]} (single-rater ICC(1) "
-                 f"{f(r['icc1'])}). Of all the ratings: Krippendorff's α (interval) {f(a['full'])}, "
-                 + ", ".join(f"{g['metric']} {f(g['full'])}" for g in a["gwet"]) + ".")
+    within = say(first("mean_error", lambda v: v <= 0.1), "the mean rating is within ±0.1 points on average",
+                 f"no N up to {last} brings the mean within ±0.1 points on average")
+    reliable = say(first("reliability", lambda v: v >= 0.9), "the N-rater mean is reliable at 0.9",
+                   f"the N-rater mean stays below reliability 0.9 up to N = {last}")
+    names = {"gwet_ac1": "Gwet's AC1", "gwet_ac2_ordinal": "AC2 ordinal", "gwet_ac2_linear": "AC2 linear",
+             "gwet_ac2_quadratic": "AC2 quadratic"}
+    lines.append(f"Read: on this set {within}; {reliable} (single-rater ICC(1) {f(r['icc1'])}). "
+                 f"Of all the ratings: Krippendorff's α (interval) {f(a['full'])}, "
+                 + ", ".join(f"{names[g['metric']]} {f(g['full'])}" for g in a["gwet"]) + ".")
     return lines
 
 
