@@ -4,5 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/check-cli.sh
-python3 scripts/ratings_docs.py "$bin" "$ANNOSAT_DATA" docs/ratings.md
+truth=$(mktemp)
+trap 'rm -f "$truth"' EXIT
+cargo test -q --locked --profile native -p annosat-core --test rating_answers -- --nocapture 2>&1 \
+  | grep -oE '(population|KonIQ-10k cut).*' > "$truth"
+python3 scripts/ratings_docs.py "$bin" "$ANNOSAT_DATA" docs/ratings.md "$truth"
 echo "ratings-docs: $(( $(date +%s) - start )) s" >&2

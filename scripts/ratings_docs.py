@@ -81,7 +81,11 @@ def section(bin_, name, title, votes):
                    f"the N-rater mean stays below reliability 0.9 up to N = {last}")
     names = {"gwet_ac1": "Gwet's AC1", "gwet_ac2_ordinal": "AC2 ordinal", "gwet_ac2_linear": "AC2 linear",
              "gwet_ac2_quadratic": "AC2 quadratic"}
-    lines.append(f"Read: on this set {within}; {reliable} (single-rater ICC(1) {f(r['icc1'])}). "
+    lines.append("Headline (`annosat ratings`, 95% intervals over 200 item resamples):")
+    lines.append("")
+    lines += [f"- {x['sentence']}" for x in r["answers"]]
+    lines.append("")
+    lines.append(f"Read off the measured curves: on this set {within}; {reliable} (single-rater ICC(1) {f(r['icc1'])}). "
                  f"Of all the ratings: Krippendorff's α (interval) {f(a['full'])}, "
                  + ", ".join(f"{names[g['metric']]} {f(g['full'])}" for g in a["gwet"]) + ".")
     return lines
@@ -89,7 +93,11 @@ def section(bin_, name, title, votes):
 
 def main():
     bin_, data, doc = sys.argv[1:4]
+    truth = open(sys.argv[4], encoding="utf-8").read().strip().splitlines() if len(sys.argv) > 4 else []
     lines = []
+    if truth:
+        lines += ["Checked against a known answer (`cargo test -p annosat-core --test rating_answers -- "
+                  "--nocapture`, this run):", ""] + [f"- {t.strip()}" for t in truth] + [""]
     for name, title in SETS:
         votes = votes_of(data, name)
         if votes is None:

@@ -21,6 +21,16 @@ pub struct Args {
     /// Spearman–Brown prediction.
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
+    /// The headline's precision: raters per item for the mean rating within ± this many scale
+    /// points (RMSE against all the raters there could be).
+    #[arg(long, default_value_t = 0.1)]
+    precision: f64,
+    /// The headline's reliability: raters per item for the N-rater mean's ICC to reach this.
+    #[arg(long, default_value_t = 0.9)]
+    reliability: f64,
+    /// Item resamples for the headlines' 95% intervals over items (0: none).
+    #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
+    bootstrap: u32,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -40,7 +50,24 @@ pub fn run(a: Args) -> Result<()> {
         seed: a.sub.seed,
         ..Default::default()
     };
+    if !(a.precision > 0.0 && a.precision.is_finite()) {
+        bail!("--precision must be a positive number of scale points");
+    }
+    if !(0.0 < a.reliability && a.reliability < 1.0) {
+        bail!("--reliability must be between 0 and 1");
+    }
     let c = ratings::compute(&table, &scale, &cfg, &mut |_| {})?;
+    let answers = ratings::answers(
+        &table,
+        &scale,
+        a.precision,
+        a.reliability,
+        a.bootstrap,
+        a.sub.seed,
+    );
+    for x in &answers {
+        eprintln!("answer: {}", x.sentence);
+    }
     let skipped: Vec<u32> = a
         .sub
         .n
@@ -53,7 +80,11 @@ pub fn run(a: Args) -> Result<()> {
     }
     match a.format {
         Format::Csv => print!("{}", c.to_csv()),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(&c))?),
+        Format::Json => {
+            let mut j = to_json(&c);
+            j["answers"] = json!(answers);
+            println!("{}", serde_json::to_string_pretty(&j)?)
+        }
     }
     Ok(())
 }

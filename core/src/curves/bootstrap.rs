@@ -62,7 +62,7 @@ fn unit_assignment(rows: &[usize], ng: usize, seed: u64) -> (Vec<u32>, usize, bo
 }
 
 /// Resample b's multinomial weights over `w.len()` units (seeded by (seed, b) only).
-fn unit_weights(seed: u64, b: u32, w: &mut [u32]) {
+pub(crate) fn unit_weights(seed: u64, b: u32, w: &mut [u32]) {
     w.fill(0);
     let count = w.len() as u32;
     let mut rng = sample::stream(seed, PURPOSE_RESAMPLE, b as u64, 0);

@@ -3,10 +3,12 @@
 //! and whether N raters rank the items as the whole crowd does — answered here on the curves'
 //! own subsampler, beside the nominal metrics.
 
+pub mod answer;
 pub mod curves;
 pub mod metric;
 pub mod scale;
 
+pub use answer::{answers, RatingAnswer, RatingGoal};
 pub use curves::{compute, RatingCurves, RatingPoint};
 pub use metric::RatingMetric;
 pub use scale::{Scale, ScaleKind};
