@@ -11,7 +11,7 @@
 #   1. $ANNOSAT_DATA, if set;
 #   2. ../shared/data beside the clone (the project's machines have it);
 #   3. ~/.cache/annosat/data, filled on first use by scripts/download/fetch.py: it downloads each of
-#      the 18 datasets' original files from its public GitHub repository at a pinned commit
+#      the 19 datasets' original files from its public GitHub repository at a pinned commit
 #      (raw.githubusercontent.com; table in scripts/download/sources.py), checks their hashes and
 #      converts them into the same votes.csv / annotations.csv / items.jsonl as ../shared/data.
 #      A dataset that cannot be downloaded is reported and skipped; only ChaosNLI-SNLI (the default
