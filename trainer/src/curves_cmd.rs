@@ -190,6 +190,13 @@ pub fn run(a: Args) -> Result<()> {
         Some(fraction) => Reference::HeldOut { fraction },
         None => Reference::Full,
     };
+    // Numbered classes are likely a rating scale: said, with where its own metrics are.
+    if let Some(scale) = annosat_core::ratings::Scale::detect(table.classes()) {
+        eprintln!(
+            "note: the classes read as a {} scale; `annosat ratings` gives its rating metrics (mean-rating error, reliability, rank correlation, Wasserstein), these curves treat the classes as unordered",
+            scale.range()
+        );
+    }
     // Against all votes, ragged items are read against the count most items reach (cap.rs).
     let file = table.clone();
     if reference == Reference::Full {
