@@ -40,8 +40,18 @@ if [ "${1:-}" = "--app" ]; then
   # The app fetches compact per-dataset files and an index from data/; public/data/ is git-ignored.
   # `annosat bundle` builds them with the same core the app runs (statistics computed, not typed).
   # The CLI without its `models` feature: no candle, so this compiles in about a minute.
+  # A dataset of the downloads table that the data folder lacks but ../shared/incoming holds (data
+  # an issue brought in, kept there until it moves beside the others) is converted from its
+  # originals there (hashes checked, as a download) into the cache and bundled with the rest.
+  more=()
+  if [ -d "$root/../shared/incoming" ]; then
+    extra="$HOME/.cache/annosat/incoming"
+    python3 "$root/scripts/download/fetch.py" "$extra" --from "$root/../shared/incoming" \
+      --missing-from "$data" >&2 || echo "fetch-data: a dataset in ../shared/incoming did not convert" >&2
+    [ -d "$extra" ] && more=(--data "$extra")
+  fi
   cargo run -q --profile native --locked -p annosat-trainer --no-default-features -- \
-    bundle --data "$data" --out "$root/public/data" >&2
+    bundle --data "$data" "${more[@]}" --out "$root/public/data" >&2
   # The encoder the model worker runs on uploaded texts. Without it the app still works; its
   # "embed your texts" step says how to add the encoder.
   if ! bash "$root/scripts/fetch-model.sh" --app >/dev/null; then

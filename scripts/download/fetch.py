@@ -4,6 +4,8 @@
   python3 scripts/download/fetch.py OUT                 download + convert every dataset into OUT/<name>/
   python3 scripts/download/fetch.py OUT --from DIR      read the originals from DIR/<name>/original/ instead
   python3 scripts/download/fetch.py OUT --only a,b      just these datasets
+  python3 scripts/download/fetch.py OUT --from DIR --missing-from DATA
+                                                        those of DIR's datasets that DATA lacks
   python3 scripts/download/fetch.py --list              the table: name, repository, commit, files, license
 
 Downloads come from raw.githubusercontent.com at the pinned commits in sources.py; every original
@@ -156,6 +158,8 @@ def main(argv=None):
     ap.add_argument("--force", action="store_true", help="rebuild datasets already in OUT")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any dataset failed")
     ap.add_argument("--list", action="store_true", help="print the table of sources and exit")
+    ap.add_argument("--missing-from", metavar="DIR",
+                    help="only the datasets of the table that DIR has no folder for")
     a = ap.parse_args(argv)
     if a.list:
         for ds in DATASETS:
@@ -166,6 +170,9 @@ def main(argv=None):
     if not a.out:
         ap.error("OUT is required")
     names = a.only.split(",") if a.only else [d.name for d in DATASETS]
+    if a.missing_from:
+        names = [n for n in names if not os.path.isdir(os.path.join(a.missing_from, n))
+                 and (not a.mirror or os.path.isdir(os.path.join(a.mirror, n, "original")))]
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
         ap.error(f"unknown dataset(s): {', '.join(unknown)}; see --list")
@@ -189,6 +196,8 @@ def main(argv=None):
     if failed:
         print(f"fetch: {len(failed)} of {len(names)} dataset(s) not available: {', '.join(failed)}; "
               f"`python3 {sys.argv[0]} {a.out}` retries them", file=sys.stderr)
+    if not names:
+        return 0
     default_missing = DEFAULT in names and not os.path.exists(os.path.join(a.out, DEFAULT, "votes.csv"))
     return 1 if default_missing or (a.strict and failed) else 0
 

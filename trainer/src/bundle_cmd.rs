@@ -13,9 +13,10 @@ pub const DEFAULT_DATASET: &str = "chaosnli_snli";
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Folder of datasets, one sub-folder each with votes.csv (and optionally SOURCE.md, items.jsonl).
-    #[arg(long)]
-    data: PathBuf,
+    /// Folder of datasets, one sub-folder each with votes.csv (and optionally SOURCE.md,
+    /// items.jsonl); repeat it for several folders (a dataset in two is taken from the first).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
     /// Output folder (the app serves it as data/).
     #[arg(long)]
     out: PathBuf,
@@ -24,13 +25,18 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create {}", a.out.display()))?;
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&a.data)
-        .with_context(|| format!("cannot read {}", a.data.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("votes.csv").exists() || p.join(MULTILABEL_VOTES).exists())
-        .collect();
-    dirs.sort();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for data in &a.data {
+        let mut here: Vec<PathBuf> = std::fs::read_dir(data)
+            .with_context(|| format!("cannot read {}", data.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("votes.csv").exists() || p.join(MULTILABEL_VOTES).exists())
+            .filter(|p| !dirs.iter().any(|d| d.file_name() == p.file_name()))
+            .collect();
+        dirs.append(&mut here);
+    }
+    dirs.sort_by(|x, y| x.file_name().cmp(&y.file_name()));
     let mut index = Vec::new();
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
