@@ -111,6 +111,13 @@ fn basis(items: &[ItemSums], w: &[u32]) -> (Option<f64>, Option<f64>) {
     (var, icc.filter(|v| v.is_finite()))
 }
 
+/// The single-rater ICC(1) of all the ratings (`curves::icc1`), from the same sums the
+/// resamples reweight.
+pub(super) fn single_rater_icc(table: &VoteTable, scale: &Scale) -> Option<f64> {
+    let items = item_sums(table, scale);
+    basis(&items, &vec![1; items.len()]).1
+}
+
 /// The raters per item a goal takes, before rounding up.
 fn raters(goal: RatingGoal, target: f64, basis: Option<f64>) -> Option<f64> {
     let b = basis?;
@@ -192,7 +199,7 @@ pub fn answers(
                 lo,
                 hi,
                 basis: b,
-                sentence: sentence(goal, target, n, (lo, hi), b, resamples, most),
+                sentence: sentence(goal, target, n, (lo, hi), b, (resamples, most)),
             }
         })
         .collect()
@@ -208,14 +215,14 @@ fn interval(n: u32, (lo, hi): (Option<u32>, Option<u32>), resamples: u32) -> Str
     }
 }
 
+/// The answer's sentence, with "Extrapolated" past the ratings there are.
 fn sentence(
     goal: RatingGoal,
     target: f64,
     n: Option<u32>,
     ci: (Option<u32>, Option<u32>),
     basis: Option<f64>,
-    resamples: u32,
-    most: u32,
+    (resamples, most): (u32, u32),
 ) -> String {
     let said = said_for(goal, target, n, ci, basis, resamples);
     match n {

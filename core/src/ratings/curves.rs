@@ -314,43 +314,5 @@ fn icc_k(n: f64, count: f64, t: &Sums) -> Option<f64> {
 /// The single-rater ICC(1) of all the ratings, one-way and unbalanced: (MSB − MSW)/(MSB + (k₀ −
 /// 1)·MSW) with k₀ = (N − Σ Mᵢ²/N)/(n − 1) raters per item (k₀ = k when every item has k).
 pub fn icc1(table: &VoteTable, scale: &Scale) -> Option<f64> {
-    let (mut n_items, mut total, mut sum, mut sum_m2) = (0.0, 0.0, 0.0, 0.0);
-    let mut within = 0.0;
-    let mut item_means = Vec::new();
-    for i in 0..table.num_items() {
-        let c = table.counts(i);
-        let m = table.total(i) as f64;
-        if m == 0.0 {
-            continue;
-        }
-        let s: f64 = c
-            .iter()
-            .zip(&scale.values)
-            .map(|(&k, v)| k as f64 * v)
-            .sum();
-        let q: f64 = c
-            .iter()
-            .zip(&scale.values)
-            .map(|(&k, v)| k as f64 * v * v)
-            .sum();
-        within += q - s * s / m;
-        item_means.push((s / m, m));
-        n_items += 1.0;
-        total += m;
-        sum += s;
-        sum_m2 += m * m;
-    }
-    if n_items < 2.0 || total <= n_items {
-        return None;
-    }
-    let grand = sum / total;
-    let between: f64 = item_means
-        .iter()
-        .map(|&(mean, m)| m * (mean - grand).powi(2))
-        .sum();
-    let msb = between / (n_items - 1.0);
-    let msw = within / (total - n_items);
-    let k0 = (total - sum_m2 / total) / (n_items - 1.0);
-    let den = msb + (k0 - 1.0) * msw;
-    (den > 0.0).then(|| (msb - msw) / den)
+    super::answer::single_rater_icc(table, scale)
 }
