@@ -78,13 +78,7 @@ pub fn run(a: Args) -> Result<()> {
     };
     let result = agreement(&table, &cfg, &mut |_, _| {});
     let (alpha, agg) = (&result.alpha, &result.aggregation);
-    let dropped: Vec<u32> = a
-        .sub
-        .n
-        .iter()
-        .copied()
-        .filter(|n| !agg.grid.contains(n))
-        .collect();
+    let dropped = a.sub.skipped(&agg.grid);
     if !dropped.is_empty() {
         eprintln!(
             "note: no item has more than {} votes: skipped N = {dropped:?}",

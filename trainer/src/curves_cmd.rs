@@ -214,13 +214,7 @@ pub fn run(a: Args) -> Result<()> {
         bootstrap: a.bootstrap,
     };
     let curves = compute_parallel(&table, &cfg)?;
-    let dropped: Vec<u32> = a
-        .sub
-        .n
-        .iter()
-        .copied()
-        .filter(|n| !curves.grid.contains(n))
-        .collect();
+    let dropped = a.sub.skipped(&curves.grid);
     if !dropped.is_empty() {
         let max = curves.grid.last().copied().unwrap_or(0);
         eprintln!(

@@ -68,13 +68,7 @@ pub fn run(a: Args) -> Result<()> {
     for x in &answers {
         eprintln!("answer: {}", x.sentence);
     }
-    let skipped: Vec<u32> = a
-        .sub
-        .n
-        .iter()
-        .copied()
-        .filter(|n| !c.grid.contains(n))
-        .collect();
+    let skipped = a.sub.skipped(&c.grid);
     if !skipped.is_empty() {
         eprintln!("N above the most ratings an item has skipped: {skipped:?}");
     }

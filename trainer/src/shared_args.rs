@@ -23,6 +23,18 @@ pub struct SubsampleArgs {
     pub seed: u64,
 }
 
+impl SubsampleArgs {
+    /// The N asked for with `--n` that the computed `grid` left out (above the most votes an item
+    /// has), for the command's note.
+    pub fn skipped(&self, grid: &[u32]) -> Vec<u32> {
+        self.n
+            .iter()
+            .copied()
+            .filter(|n| !grid.contains(n))
+            .collect()
+    }
+}
+
 /// `--data DIR --model-dir DIR`: a dataset folder with its texts, and the encoder that reads them
 /// (`embed`, `features`, `finetune`, `finetune-top`).
 #[derive(clap::Args, Debug, Clone)]
