@@ -233,7 +233,11 @@ fn replace_if_busy(p: &mut Pool) {
 }
 
 /// Computes curves split over the pool; a computation still running is cancelled first.
-pub fn compute(config: annosat_core::curves::CurveConfig) {
+/// With a `scale`, each part's rating curves follow its mean curves.
+pub fn compute(
+    config: annosat_core::curves::CurveConfig,
+    scale: Option<annosat_core::ratings::Scale>,
+) {
     with_pool(|p| {
         replace_if_busy(p);
         let (id, parts) = p.reqs.compute(config.repeats);
@@ -242,6 +246,7 @@ pub fn compute(config: annosat_core::curves::CurveConfig) {
                 id,
                 config: config.clone(),
                 part: Some(part),
+                scale: scale.clone(),
             };
             post_to(p, i, message(&req, None));
         }

@@ -9,6 +9,7 @@ use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::pilot::Beyond;
+use annosat_core::ratings::{RatingReport, Scale};
 use annosat_core::summary::Summary;
 use annosat_core::worth::rank::Ranking;
 use annosat_core::worth::{Report, WorthConfig};
@@ -33,6 +34,10 @@ pub enum Request {
         id: u64,
         config: CurveConfig,
         part: Option<(u32, u32)>,
+        /// The scale the classes are read on, where they are one: the rating curves of the same
+        /// repeats follow the mean curves ([`Response::Ratings`]).
+        #[serde(default)]
+        scale: Option<Scale>,
     },
     /// One draw per item at N (repeat 0 of the curves), for the per-item view.
     Items {
@@ -206,6 +211,13 @@ pub enum Response {
     Done {
         id: u64,
         outcome: JobOutcome,
+        ms: f64,
+    },
+    /// A computation's rating curves for its repeats (and, from the part with repeat 0, the
+    /// rating headline), after its mean curves.
+    Ratings {
+        id: u64,
+        report: Box<RatingReport>,
         ms: f64,
     },
     /// The multilabel curves as the Target room shows them (the CLI's JSON is the same report).

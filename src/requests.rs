@@ -6,6 +6,7 @@
 
 use crate::protocol::{Format, JobKind, JobOutcome, Response};
 use annosat_core::curves::{Curves, ItemDraw};
+use annosat_core::ratings::RatingReport;
 use annosat_core::summary::Summary;
 use std::collections::HashMap;
 
@@ -38,6 +39,8 @@ pub enum Answer {
     MeanCurves { curves: Curves, ms: f64 },
     /// The latest computation, item bootstrap included (`ms`: the time to all of it).
     Curves { curves: Curves, ms: f64 },
+    /// The latest computation's rating curves and headline (`ms`: the time to them).
+    Ratings { report: Box<RatingReport>, ms: f64 },
     Items {
         n: u32,
         movers: Vec<ItemDraw>,
@@ -87,6 +90,8 @@ struct Split {
     means: Vec<Curves>,
     means_ms: f64,
     parts: Vec<Curves>,
+    /// The parts' rating curves (a computation on a scale).
+    ratings: Vec<RatingReport>,
     expected: usize,
     /// Each part's progress in the stage it reported last (a part moves from "compute" to
     /// "intervals"; the page sees the stage's mean over the parts).
@@ -258,6 +263,7 @@ impl<P: Clone> Requests<P> {
                 means: Vec::new(),
                 means_ms: 0.0,
                 parts: Vec::new(),
+                ratings: Vec::new(),
                 expected: n,
                 done: HashMap::new(),
                 ms: 0.0,
@@ -401,6 +407,24 @@ impl<P: Clone> Requests<P> {
                     Ok(curves) => Answer::MeanCurves {
                         curves,
                         ms: s.means_ms,
+                    },
+                    Err(message) => Answer::Failed { message },
+                };
+                (Some(answer), Action::None)
+            }
+            Response::Ratings { id, report, ms } => {
+                // Not an answer yet where other parts' ratings are still to come.
+                let Some(s) = self.splits.get_mut(&id) else {
+                    return (None, Action::None);
+                };
+                s.ratings.push(*report);
+                if s.ratings.len() < s.expected || id != self.latest_compute {
+                    return (None, Action::None);
+                }
+                let answer = match RatingReport::merge(std::mem::take(&mut s.ratings)) {
+                    Ok(report) => Answer::Ratings {
+                        report: Box::new(report),
+                        ms,
                     },
                     Err(message) => Answer::Failed { message },
                 };

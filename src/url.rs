@@ -4,7 +4,9 @@
 //! (its choices: the extrapolation's, α's level, the adaptive simulation's start); in the Sources
 //! room `&source=<key>` (a source the dataset ships; an upload is not kept); anywhere
 //! `&model_workers=K`, the model workers one job uses (default: one per core), and
-//! `&bootstrap=B`, the curves' item-bootstrap resamples (default 200; 0: no item intervals).
+//! `&bootstrap=B`, the curves' item-bootstrap resamples (default 200; 0: no item intervals), and
+//! `&scale=nominal|ordinal|interval`, how the classes are read where the user chose (default: a
+//! scale when the class names are numbers, else unordered).
 
 use crate::state::{St, UPLOADED};
 use annosat_core::curves::bootstrap::DEFAULT_RESAMPLES;
@@ -70,6 +72,10 @@ pub fn read(st: &St) -> Option<String> {
                 .into_iter()
                 .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
             "source" => st.sources.wanted.set(Some(v)),
+            "scale" => st
+                .ratings
+                .read_as
+                .set(annosat_core::ratings::ScaleKind::parse(&v)),
             "bootstrap" => v
                 .parse::<u32>()
                 .into_iter()
@@ -127,6 +133,10 @@ pub fn sync(st: St) {
         // keeps a core free).
         if st.bootstrap.get() != DEFAULT_RESAMPLES {
             q.push_str(&format!("&bootstrap={}", st.bootstrap.get()));
+        }
+        if let Some(kind) = st.ratings.read_as.get() {
+            let v = serde_json::to_value(kind).unwrap_or_default();
+            q.push_str(&format!("&scale={}", v.as_str().unwrap_or_default()));
         }
         if st.model_workers.get() > 0 {
             q.push_str(&format!("&model_workers={}", st.model_workers.get()));

@@ -170,12 +170,17 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
                 Err(message) => Response::Error { id, message },
             }
         }
-        Request::Compute { id, config, part } => {
+        Request::Compute {
+            id,
+            config,
+            part,
+            scale,
+        } => {
             let full = config.reference == annosat_core::curves::Reference::Full;
             with_curve_table(id, full, |t| {
                 let t0 = now_ms();
                 let range = part.map(|(a, b)| a..b).unwrap_or(0..config.repeats);
-                match compute_in_two_passes(id, t, &config, range, t0) {
+                match compute_in_two_passes(id, t, &config, range, scale.as_ref(), t0) {
                     Ok(curves) => Response::Curves {
                         id,
                         curves,
@@ -259,12 +264,15 @@ fn handle(req: Request, payload: Option<Payload>) -> Response {
 /// fixed-point cells cost the draws about half again, measured on ChaosNLI-SNLI by
 /// `scripts/bench.sh`), then the same draws again with the bootstrap's cells and its resamples,
 /// reported as the "intervals" stage (draws to 80%, resamples the rest). The two passes draw the
-/// same votes, so the means of both are the same bits (`requests/tests.rs`).
+/// same votes, so the means of both are the same bits (`requests/tests.rs`). On a scale
+/// (`scale`), the rating curves of the same repeats come
+/// between the two passes, on the file's own ratings (the "ratings" stage).
 fn compute_in_two_passes(
     id: u64,
     t: &VoteTable,
     config: &annosat_core::curves::CurveConfig,
     range: std::ops::Range<u32>,
+    scale: Option<&annosat_core::ratings::Scale>,
     t0: f64,
 ) -> Result<annosat_core::curves::Curves, annosat_core::curves::CurveError> {
     let mut p = progress(id, "compute");
@@ -279,6 +287,21 @@ fn compute_in_two_passes(
         curves: curves.clone(),
         ms: now_ms() - t0,
     });
+    if let Some(scale) = scale {
+        let mut p = progress(id, "ratings");
+        let report = TABLE.with(|c| {
+            let table = c.borrow();
+            let all = table.as_ref().unwrap_or(t);
+            annosat_core::ratings::RatingReport::of(all, scale, config, range.clone(), &mut |d| {
+                p(d)
+            })
+        })?;
+        post(&Response::Ratings {
+            id,
+            report: Box::new(report),
+            ms: now_ms() - t0,
+        });
+    }
     if config.bootstrap == 0 {
         return Ok(curves);
     }

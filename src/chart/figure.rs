@@ -128,3 +128,54 @@ pub fn paint_panel<E: std::fmt::Display>(
         }
     }
 }
+
+/// A [`points`](crate::chart::points) panel on the page under `key` and `title`: the canvas,
+/// redrawn when what `panel` reads (tracked) or the axis `logx` changes, the N marker at `n`, and
+/// the PNG and SVG downloads (the marker drawn in) into `file(ext)`. `panel` gives `None` while
+/// there is nothing to draw; the panel then says so.
+pub fn points_figure(
+    (key, title): (&'static str, &'static str),
+    (n, logx): (RwSignal<u32>, RwSignal<bool>),
+    file: impl Fn(&str) -> String + Copy + Send + Sync + 'static,
+    panel: impl Fn() -> Option<crate::chart::points::Panel<'static>> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    use crate::chart::points::{draw, H, W};
+    let canvas = NodeRef::<html::Canvas>::new();
+    let geom = RwSignal::new(None::<Geom>);
+    Effect::new(move |_| {
+        let (p, lx) = (panel(), logx.get());
+        let Some(el) = canvas.get() else { return };
+        let draw = p.map(|p| move |root: &_| draw(root, &p, None, lx));
+        paint_panel(el, &format!("chart {key}"), geom, "no curves for this data yet", draw);
+    });
+    let export_png = move |_| {
+        let (Some(el), Some(p)) = (canvas.get_untracked(), untrack(panel)) else {
+            return;
+        };
+        let lx = logx.get_untracked();
+        download_png(&el, &file("png"), n.get_untracked(), |at| {
+            paint(el.clone(), "PNG export", |root| draw(root, &p, at, lx));
+        });
+    };
+    let export_svg = move |_| {
+        let Some(p) = untrack(panel) else { return };
+        let (at, lx) = (Some(n.get_untracked()), logx.get_untracked());
+        download_svg((W, H), &file("svg"), |root| {
+            let _ = draw(root, &p, at, lx);
+        });
+    };
+    let marker = marker(geom, n, (W, H));
+    view! {
+        <figure class="chart" data-metric=key>
+            <div class="chart-wrap">
+                <canvas node_ref=canvas width=W.to_string() height=H.to_string()
+                    data-metric=key aria-label=title></canvas>
+                {marker}
+            </div>
+            <figcaption>
+                <button class="link" on:click=export_png data-export="png">"PNG"</button>
+                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
+            </figcaption>
+        </figure>
+    }
+}

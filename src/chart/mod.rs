@@ -5,7 +5,9 @@
 //! - `figure`: a chart's place on the page — painting a canvas (`paint`), the N marker over it,
 //!   the PNG and SVG downloads and the SVG-only panel;
 //! - `curves`: the target-side curves panel (Target and Plan rooms);
-//! - `multilabel`: the multilabel panel (Target and Models rooms).
+//! - `points`: a panel drawn from (N, mean, low, high) points, with an optional dashed line beside
+//!   it and a labelled point — the multilabel and the rating panels;
+//! - `multilabel`: the multilabel panel (Target and Models rooms), a `points` panel.
 //!
 //! A room's own `chart.rs` holds only what it draws (its series and colours), never a canvas
 //! set-up or an export of its own.
@@ -14,3 +16,4 @@ pub mod curves;
 pub mod figure;
 pub mod multilabel;
 pub mod plot;
+pub mod points;

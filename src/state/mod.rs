@@ -16,7 +16,7 @@ use std::sync::Arc;
 mod answers;
 mod on_answer;
 mod parts;
-pub use parts::{TargetChoices, Took, Upload};
+pub use parts::{Ratings, TargetChoices, Took, Upload};
 
 /// Repeats per N: the same default as `annosat curves` (the status line says this number).
 pub const REPEATS: u32 = 50;
@@ -91,6 +91,8 @@ pub struct St {
     pub spread: RwSignal<Option<Arc<AnnotatorSpread>>>,
     /// The Target room's band, tolerances and headline reference.
     pub target: TargetChoices,
+    /// The scale the classes are read on, and the rating curves on it.
+    pub ratings: Ratings,
     /// How long the shown curves took.
     pub took: Took,
     pub items: RwSignal<Option<Arc<ItemsView>>>,
@@ -174,6 +176,7 @@ impl St {
             bands: RwSignal::new(None),
             spread: RwSignal::new(None),
             target: TargetChoices::new(HEADLINE_REFERENCE_VOTES),
+            ratings: Ratings::new(),
             took: Took::new(),
             items: RwSignal::new(None),
             texts: RwSignal::new(None),
@@ -259,7 +262,15 @@ impl St {
             bridge::multilabel(config, self.x.get_untracked() as f64 / 100.0);
             return;
         }
-        bridge::compute(self.config());
+        let config = self.config();
+        // Rating curves are against the items' own ratings: none for a held-out reference.
+        let scale = (config.reference == Reference::Full)
+            .then(|| {
+                self.summary
+                    .with_untracked(|s| s.as_ref().and_then(|s| self.ratings.scale(&s.classes)))
+            })
+            .flatten();
+        bridge::compute(config, scale);
     }
 
     /// Whether the data shown are multilabel votes (the Target room then shows their curves).

@@ -79,6 +79,7 @@ impl St {
                 }
                 // The curves, per-item draws and extrapolation shown were the previous data's.
                 self.curves.set(None);
+                self.ratings.report.set(None);
                 self.ml.set(None);
                 self.bands.set(None);
                 self.spread.set(None);
@@ -98,6 +99,7 @@ impl St {
             // so, with their progress, and the page is idle only when they are in).
             Answer::MeanCurves { curves, ms } => {
                 self.bands.set(None);
+                self.ratings.report.set(None);
                 self.spread.set(None);
                 self.curves.set(Some(Arc::new(curves)));
                 self.set_n(self.n.get_untracked());
@@ -118,6 +120,10 @@ impl St {
                 self.status.set(Status::Idle);
                 self.extrapolate_headline(false);
                 self.request_spread();
+            }
+            Answer::Ratings { report, ms } => {
+                self.ratings.report.set(Some(Arc::new(*report)));
+                self.ratings.ms.set(ms);
             }
             Answer::MlReport { report, ms } => {
                 self.ml.set(Some(Arc::new(*report)));

@@ -1,8 +1,10 @@
 //! Groups of `St`'s signals that travel together: what an upload shows, how long the curves took,
-//! and the Target room's reading choices. Each is `Copy`, one field of `St`.
+//! the Target room's reading choices and the rating view. Each is `Copy`, one field of `St`.
 
 use annosat_core::curves::{default_eps, Metric};
+use annosat_core::ratings::{RatingReport, Scale, ScaleKind};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The uploaded file's name and its refusal.
 #[derive(Clone, Copy)]
@@ -61,6 +63,37 @@ impl TargetChoices {
             item_band: RwSignal::new(true),
             eps: RwSignal::new(Metric::ALL.map(default_eps)),
             headline_to: RwSignal::new(headline_to),
+        }
+    }
+}
+
+/// How the classes are read, and what the rating curves of the shown data are.
+#[derive(Clone, Copy)]
+pub struct Ratings {
+    /// `None`: as the classes say (numbered classes are an interval scale, others unordered);
+    /// else the user's choice (`&scale=` in the URL).
+    pub read_as: RwSignal<Option<ScaleKind>>,
+    /// The rating curves and headline of the shown data, on its scale.
+    pub report: RwSignal<Option<Arc<RatingReport>>>,
+    /// The time to them.
+    pub ms: RwSignal<f64>,
+}
+
+impl Ratings {
+    pub fn new() -> Self {
+        Ratings {
+            read_as: RwSignal::new(None),
+            report: RwSignal::new(None),
+            ms: RwSignal::new(0.0),
+        }
+    }
+
+    /// The scale of `classes` as the user reads them: `None` for unordered classes.
+    pub fn scale(&self, classes: &[String]) -> Option<Scale> {
+        match self.read_as.get_untracked() {
+            None => Scale::detect(classes),
+            Some(ScaleKind::Nominal) => None,
+            Some(kind) => Scale::declared(kind, classes, None).ok(),
         }
     }
 }

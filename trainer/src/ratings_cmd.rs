@@ -23,10 +23,10 @@ pub struct Args {
     format: Format,
     /// The headline's precision: raters per item for the mean rating within ± this many scale
     /// points (RMSE against all the raters there could be).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = ratings::DEFAULT_PRECISION)]
     precision: f64,
     /// The headline's reliability: raters per item for the N-rater mean's ICC to reach this.
-    #[arg(long, default_value_t = 0.9)]
+    #[arg(long, default_value_t = ratings::DEFAULT_RELIABILITY)]
     reliability: f64,
     /// Item resamples for the headlines' 95% intervals over items (0: none).
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]

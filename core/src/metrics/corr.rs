@@ -34,7 +34,7 @@ fn is_constant(x: &[f64]) -> bool {
 /// Ranks 1..=n with ties given their average rank.
 pub fn ranks(x: &[f64]) -> Vec<f64> {
     let mut idx: Vec<usize> = (0..x.len()).collect();
-    idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    idx.sort_unstable_by(|&a, &b| x[a].total_cmp(&x[b]));
     let mut r = vec![0.0; x.len()];
     let mut i = 0;
     while i < idx.len() {

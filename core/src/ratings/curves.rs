@@ -18,8 +18,9 @@
 
 use super::metric::RatingMetric;
 use super::scale::Scale;
+use crate::curves::cap::reference_votes;
 use crate::curves::{grid_of, quantile, CurveConfig, CurveError, Reference};
-use crate::metrics::corr::spearman;
+use crate::metrics::corr::{pearson, ranks};
 use crate::sample::{class_at, CurveDraws};
 use crate::votes::VoteTable;
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,10 @@ pub struct RatingCurves {
     pub scale: Scale,
     pub grid: Vec<u32>,
     pub repeats: u32,
+    /// The first repeat computed here: a part of the repeats (the app splits them over its
+    /// workers) starts past 0, and [`RatingCurves::merge`] puts the parts back in order.
+    #[serde(default)]
+    pub first_repeat: u32,
     pub seed: u64,
     /// `values[m][g][r]`: metric `m` (in [`RatingMetric::ALL`] order) at grid N `g`, repeat `r`.
     pub values: Vec<Vec<Vec<Option<f64>>>>,
@@ -101,6 +106,31 @@ impl RatingCurves {
         })
     }
 
+    /// The parts of one computation (each a range of its repeats, as [`compute_part`] gives them)
+    /// as one: the repeats in order, as if computed at once.
+    pub fn merge(mut parts: Vec<RatingCurves>) -> Result<RatingCurves, String> {
+        parts.sort_by_key(|p| p.first_repeat);
+        let mut it = parts.into_iter();
+        let mut all = it.next().ok_or("nothing to merge")?;
+        for p in it {
+            let fits = p.first_repeat == all.first_repeat + all.repeats
+                && p.grid == all.grid
+                && p.items == all.items
+                && p.scale == all.scale
+                && p.seed == all.seed;
+            if !fits {
+                return Err("rating curve parts do not fit together".into());
+            }
+            for (mine, theirs) in all.values.iter_mut().zip(p.values) {
+                for (a, b) in mine.iter_mut().zip(theirs) {
+                    a.extend(b);
+                }
+            }
+            all.repeats += p.repeats;
+        }
+        Ok(all)
+    }
+
     /// The Spearman–Brown prediction of the N-rater mean's reliability from the single-rater ICC.
     pub fn spearman_brown(&self, n: u32) -> Option<f64> {
         let r = self.icc1?;
@@ -130,18 +160,35 @@ struct Sums {
     mm: f64,
     within: f64,
     means: Vec<f64>,
-    truth: Vec<f64>,
+    /// Each item's sum of steps (see [`steps`]), where the scale has them.
+    keys: Vec<u32>,
 }
 
 /// The rating curves of `table` on `scale` with `cfg`'s grid, repeats and seed (against all the
 /// ratings: a held-out reference is refused). `progress` hears the share done after each repeat.
+///
+/// Without a grid, N runs up to the count [`REACH`](crate::curves::cap::REACH) of the items
+/// reach ([`reference_votes`]), where the nominal curves' table is cut: past it a point rests on
+/// the few items with the most ratings. Every item keeps all its ratings as the reference.
 pub fn compute(
     table: &VoteTable,
     scale: &Scale,
     cfg: &CurveConfig,
     progress: &mut dyn FnMut(f64),
 ) -> Result<RatingCurves, CurveError> {
-    if cfg.repeats == 0 {
+    compute_part(table, scale, cfg, 0..cfg.repeats, progress)
+}
+
+/// [`compute`] for the repeats in `part` only (the app's workers each take a part;
+/// [`RatingCurves::merge`] joins them): repeat r draws what it draws in a whole computation.
+pub fn compute_part(
+    table: &VoteTable,
+    scale: &Scale,
+    cfg: &CurveConfig,
+    part: std::ops::Range<u32>,
+    progress: &mut dyn FnMut(f64),
+) -> Result<RatingCurves, CurveError> {
+    if cfg.repeats == 0 || part.is_empty() {
         return Err(CurveError::NoRepeats);
     }
     if cfg.reference != Reference::Full {
@@ -158,7 +205,12 @@ pub fn compute(
         .map(|i| table.total(i))
         .max()
         .unwrap_or(0);
-    let grid = grid_of(&cfg.grid, max_votes)?;
+    let top = if cfg.grid.is_empty() {
+        reference_votes(table)
+    } else {
+        max_votes
+    };
+    let grid = grid_of(&cfg.grid, top)?;
     let facts: Vec<ItemFacts> = (0..table.num_items())
         .filter(|&i| table.total(i) > 0)
         .map(|i| item_facts(table, i, scale, &asc))
@@ -189,16 +241,33 @@ pub fn compute(
             }
         })
         .collect();
-    let mut values = vec![vec![Vec::with_capacity(cfg.repeats as usize); grid.len()]; 5];
+    let mut values = vec![vec![Vec::with_capacity(part.len()); grid.len()]; 5];
+    // The all-rating means' ranks at each N (the items scored there are the same in every
+    // repeat), so a repeat ranks only its own N-rater means.
+    let truth_ranks: Vec<Vec<f64>> = grid
+        .iter()
+        .map(|&n| {
+            let t: Vec<f64> = facts.iter().filter(|f| f.total >= n).map(|f| f.mean).collect();
+            ranks(&t)
+        })
+        .collect();
     let mut left = vec![0u32; k];
     let mut drawn = vec![0u32; k];
-    for r in 0..cfg.repeats {
+    let steps = steps(scale);
+    // `drawn` counts by position on the scale, lowest first (the cumulative shares' order).
+    let mut pos = vec![0usize; k];
+    for (p, &c) in asc.iter().enumerate() {
+        pos[c] = p;
+    }
+    let mut ranker = Vec::new();
+    let (first, count) = (part.start, part.len());
+    for r in part {
         let mut sums = vec![Sums::default(); grid.len()];
         for f in &facts {
             left.copy_from_slice(table.counts(f.row));
             drawn.fill(0);
             let mut draws = CurveDraws::new(cfg.seed, f.row, r);
-            let (mut s, mut q, mut taken) = (0.0f64, 0.0f64, 0u32);
+            let (mut s, mut q, mut taken, mut key) = (0.0f64, 0.0f64, 0u32, 0u32);
             for (g, &n) in grid.iter().enumerate() {
                 if n > f.total {
                     break;
@@ -206,27 +275,27 @@ pub fn compute(
                 while taken < n {
                     let c = class_at(&left, draws.below(f.total - taken));
                     left[c] -= 1;
-                    drawn[c] += 1;
+                    drawn[pos[c]] += 1;
                     let v = scale.values[c];
                     s += v;
                     q += v * v;
+                    if let Some(st) = &steps {
+                        key += st[c];
+                    }
                     taken += 1;
                 }
                 let nn = n as f64;
                 let m = s / nn;
                 let e = m - f.mean;
-                let w1: f64 = {
-                    let mut cum = 0.0;
-                    asc[..k - 1]
-                        .iter()
-                        .zip(&gaps)
-                        .zip(&f.cum)
-                        .map(|((&c, gap), all)| {
-                            cum += drawn[c] as f64;
-                            (cum / nn - all).abs() * gap
-                        })
-                        .sum()
-                };
+                // Σ |F_N − F| · gap over the scale's steps, from the lowest class up, in counts
+                // (|N·F_N − N·F|), divided by N once.
+                let mut w1 = 0.0;
+                let mut cum = 0u32;
+                for j in 0..k - 1 {
+                    cum += drawn[j];
+                    w1 += (cum as f64 - nn * f.cum[j]).abs() * gaps[j];
+                }
+                let w1 = w1 / nn;
                 let t = &mut sums[g];
                 t.abs += e.abs();
                 t.sq += e * e;
@@ -234,36 +303,93 @@ pub fn compute(
                 t.m += m;
                 t.mm += m * m;
                 t.within += (q - s * s / nn).max(0.0);
-                t.means.push(m);
-                t.truth.push(f.mean);
+                if steps.is_some() {
+                    t.keys.push(key);
+                } else {
+                    t.means.push(m);
+                }
             }
         }
         for (g, t) in sums.iter().enumerate() {
-            let (n, count) = (grid[g] as f64, t.means.len() as f64);
+            let (n, count) = (grid[g] as f64, (t.means.len() + t.keys.len()) as f64);
             let defined = count > 0.0;
             let val = [
                 defined.then(|| t.abs / count),
                 defined.then(|| (t.sq / count).sqrt()),
                 icc_k(n, count, t),
-                spearman(&t.means, &t.truth),
+                match &steps {
+                    Some(st) => {
+                        let top = st.iter().max().map_or(0, |&k| k as usize) * grid[g] as usize;
+                        pearson(&key_ranks(&t.keys, top, &mut ranker), &truth_ranks[g])
+                    }
+                    None => pearson(&ranks(&t.means), &truth_ranks[g]),
+                },
                 defined.then(|| t.w1 / count),
             ];
             for (m, v) in val.into_iter().enumerate() {
                 values[m][g].push(v);
             }
         }
-        progress((r + 1) as f64 / cfg.repeats as f64);
+        progress((r + 1 - first) as f64 / count as f64);
     }
     Ok(RatingCurves {
         scale: scale.clone(),
         grid,
-        repeats: cfg.repeats,
+        repeats: count as u32,
+        first_repeat: first,
         seed: cfg.seed,
         values,
         items,
         expected_mse,
         icc1: icc1(table, scale),
     })
+}
+
+/// Most steps a scale may have for [`steps`] (a 0–100 slider in whole points has 100).
+const MAX_STEPS: f64 = 1000.0;
+
+/// Each class's whole number of steps above the lowest value, where every value is lowest + d·k
+/// (d the smallest gap, k whole, up to [`MAX_STEPS`]): then N ratings' sum is lowest·N + d·(their
+/// steps' sum), so a repeat ranks its items' N-rater means by counting the sums of steps
+/// ([`key_ranks`]) instead of sorting the means — the same ranks, since the mean grows with the
+/// sum. `None` for values off any such grid (then the means are sorted).
+fn steps(scale: &Scale) -> Option<Vec<u32>> {
+    let asc = scale.ascending();
+    let low = scale.values[asc[0]];
+    let d = asc
+        .windows(2)
+        .map(|w| scale.values[w[1]] - scale.values[w[0]])
+        .fold(f64::INFINITY, f64::min);
+    if !(d > 0.0 && d.is_finite()) {
+        return None;
+    }
+    scale
+        .values
+        .iter()
+        .map(|&v| {
+            let k = (v - low) / d;
+            let whole = k.round();
+            ((k - whole).abs() < 1e-9 && whole <= MAX_STEPS).then_some(whole as u32)
+        })
+        .collect()
+}
+
+/// Average ranks (1-based, ties given their mean rank, as [`ranks`]) of whole-number keys in
+/// 0..=`top`, by counting; `count` is reused between calls.
+fn key_ranks(keys: &[u32], top: usize, count: &mut Vec<f64>) -> Vec<f64> {
+    count.clear();
+    count.resize(top + 1, 0.0);
+    for &k in keys {
+        count[k as usize] += 1.0;
+    }
+    // count[k] becomes the average rank of key k: the keys below it, then the middle of its own.
+    let mut below = 0.0;
+    for c in count.iter_mut() {
+        let here = *c;
+        *c = below + (here + 1.0) / 2.0;
+        below += here;
+    }
+    keys.iter().map(|&k| count[k as usize]).collect()
 }
 
 fn item_facts(table: &VoteTable, i: usize, scale: &Scale, asc: &[usize]) -> ItemFacts {

@@ -6,11 +6,13 @@
 pub mod answer;
 pub mod curves;
 pub mod metric;
+pub mod report;
 pub mod scale;
 
 pub use answer::{answers, RatingAnswer, RatingGoal};
-pub use curves::{compute, RatingCurves, RatingPoint};
+pub use curves::{compute, compute_part, RatingCurves, RatingPoint};
 pub use metric::RatingMetric;
+pub use report::{RatingReport, DEFAULT_PRECISION, DEFAULT_RELIABILITY};
 pub use scale::{Scale, ScaleKind};
 
 #[cfg(test)]

@@ -139,3 +139,78 @@ fn a_held_out_reference_and_a_zero_n_are_refused() {
     assert!(compute(&t, &scale(&t), &held, &mut |_| {}).is_err());
     assert!(compute(&t, &scale(&t), &cfg(vec![0, 1], 2), &mut |_| {}).is_err());
 }
+
+#[test]
+fn parts_of_the_repeats_merge_into_the_whole_computation() {
+    let t = ratings(120, 3);
+    let s = scale(&t);
+    let c = CurveConfig {
+        bootstrap: 20,
+        ..cfg(Vec::new(), 7)
+    };
+    let whole = RatingReport::of(&t, &s, &c, 0..7, &mut |_| {}).unwrap();
+    // Backwards, as workers may answer.
+    let parts = [5..7, 2..5, 0..2]
+        .into_iter()
+        .map(|p| RatingReport::of(&t, &s, &c, p, &mut |_| {}).unwrap())
+        .collect();
+    assert_eq!(RatingReport::merge(parts).unwrap(), whole);
+    assert_eq!(whole.answers.len(), 2);
+    // Without a grid, N stops at the count 80% of the items reach.
+    assert_eq!(
+        whole.curves.grid.last().copied(),
+        Some(crate::curves::cap::reference_votes(&t))
+    );
+    let gap = [0..2, 3..5]
+        .into_iter()
+        .map(|p| RatingReport::of(&t, &s, &c, p, &mut |_| {}).unwrap())
+        .collect();
+    assert!(RatingReport::merge(gap).is_err(), "a missing repeat is refused");
+}
+
+#[test]
+fn ranking_by_counted_steps_equals_sorting_the_means() {
+    // Half-point steps (counted) and an uneven scale off any step grid (sorted) give Spearman's
+    // ρ of the means bit for bit.
+    let t = ratings(200, 4);
+    for values in [
+        vec![0.5, 1.0, 1.5, 2.0, 2.5],
+        vec![1.0, 2.0, 4.0, 8.0, 9.5],
+        vec![1.0, 1.1, std::f64::consts::PI, 5.0, 7.0],
+    ] {
+        let s = Scale {
+            kind: ScaleKind::Interval,
+            values,
+        };
+        let c = compute(&t, &s, &cfg(vec![1, 3, 10], 4), &mut |_| {}).unwrap();
+        for (g, &n) in c.grid.iter().enumerate() {
+            for r in 0..4 {
+                let want = spearman_of_repeat(&t, &s, (n, r), c.seed);
+                assert_eq!(c.values[RatingMetric::RankCorr as usize][g][r as usize], want);
+            }
+        }
+    }
+}
+
+/// Spearman's ρ of one repeat's N-rater means, drawn again the curves' way and sorted.
+fn spearman_of_repeat(t: &VoteTable, s: &Scale, (n, r): (u32, u32), seed: u64) -> Option<f64> {
+    let (mut means, mut truth) = (Vec::new(), Vec::new());
+    for i in 0..t.num_items() {
+        let total = t.total(i);
+        if total < n {
+            continue;
+        }
+        let mut left = t.counts(i).to_vec();
+        let mut draws = sample::CurveDraws::new(seed, i, r);
+        let mut sum = 0.0;
+        for taken in 0..n {
+            let c = sample::class_at(&left, draws.below(total - taken));
+            left[c] -= 1;
+            sum += s.values[c];
+        }
+        means.push(sum / n as f64);
+        let all: f64 = t.counts(i).iter().zip(&s.values).map(|(&k, v)| k as f64 * v).sum();
+        truth.push(all / total as f64);
+    }
+    crate::metrics::corr::spearman(&means, &truth)
+}

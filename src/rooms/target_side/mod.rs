@@ -6,6 +6,7 @@ mod answer;
 pub mod chart;
 mod items;
 mod multilabel;
+mod ratings;
 
 use crate::chart::curves::title;
 use crate::state::{St, Status, REPEATS, SYNTHETIC};
@@ -15,6 +16,7 @@ use chart::CurveChart;
 use items::ItemsView;
 use leptos::prelude::*;
 use multilabel::MultilabelView;
+use ratings::{RatingsView, ScaleToggle};
 
 #[component]
 pub fn TargetRoom() -> impl IntoView {
@@ -26,6 +28,8 @@ pub fn TargetRoom() -> impl IntoView {
     view! {
         <StatusLine />
         <Show when=multilabel fallback=|| view! {
+            <ScaleToggle />
+            <RatingsView />
             <AnswerCard />
             <Readouts />
             <BandToggle />
@@ -83,6 +87,7 @@ fn StatusLine() -> impl IntoView {
                 "parse" => "reading the file",
                 "compute" => "computing the curves",
                 "intervals" => "curves drawn; item intervals (resampling the items)",
+                "ratings" => "curves drawn; the rating curves (on the scale)",
                 "annotators" => "item intervals drawn; the annotators' share (leaving out groups of annotators in turn)",
                 other => other,
             };

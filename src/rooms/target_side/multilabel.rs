@@ -3,11 +3,9 @@
 //! all from the core's `MlReport`, the report `annosat curves` prints as JSON.
 
 use crate::chart::figure;
-use crate::chart::multilabel::{draw, H, W};
-use crate::chart::plot::Geom;
+use crate::chart::multilabel::panel;
 use crate::state::St;
 use annosat_core::multilabel::MlMetric;
-use leptos::html;
 use leptos::prelude::*;
 
 fn fmt(v: Option<f64>) -> String {
@@ -114,39 +112,14 @@ fn MlReadouts() -> impl IntoView {
 #[component]
 fn MlChart(metric: MlMetric) -> impl IntoView {
     let st = expect_context::<St>();
-    let canvas = NodeRef::<html::Canvas>::new();
-    let geom = RwSignal::new(None::<Geom>);
-    Effect::new(move |_| {
-        let (logx, items, r) = (st.logx.get(), st.target.item_band.get(), st.ml.get());
-        let Some(el) = canvas.get() else { return };
-        let draw = r.map(|r| move |root: &_| draw(root, r.metric(metric), items, None, logx));
-        let (what, note) = (
-            format!("chart {}", metric.name()),
-            "no curves for this data yet",
-        );
-        figure::paint_panel(el, &what, geom, note, draw);
-    });
-    let file = move || {
-        format!(
-            "annosat-{}-{}.svg",
-            st.dataset.get_untracked(),
-            metric.name()
-        )
+    let file = move |ext: &str| {
+        format!("annosat-{}-{}.{ext}", st.dataset.get_untracked(), metric.name())
     };
-    figure::svg_figure(
-        (metric.name(), metric.title()),
-        (W, H),
-        canvas,
-        (geom, st.n),
-        file,
-        move |root, n| {
-            let r = st.ml.get_untracked()?;
-            let (items, logx) = (st.target.item_band.get_untracked(), st.logx.get_untracked());
-            draw(root, r.metric(metric), items, Some(n), logx)
-                .ok()
-                .map(|_| ())
-        },
-    )
+    let panel = move || {
+        let items = st.target.item_band.get();
+        st.ml.with(|r| r.as_ref().map(|r| panel(r.metric(metric), items)))
+    };
+    figure::points_figure((metric.name(), metric.title()), (st.n, st.logx), file, panel)
 }
 
 /// Per label: how common it is and where its own JS distance saturates (which labels need more

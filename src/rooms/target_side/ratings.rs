@@ -1,0 +1,218 @@
+//! The Target room for classes on a scale (1–5 stars, 1–7 Likert): how the classes are read (the
+//! scale toggle), the rating headline in scale points, the values at the slider's N and one panel
+//! per rating metric — all from the core's `RatingReport`, what `annosat ratings` computes.
+
+use crate::chart::figure;
+use crate::chart::points::Panel;
+use crate::state::St;
+use annosat_core::ratings::{RatingCurves, RatingMetric, Scale, ScaleKind};
+use leptos::prelude::*;
+
+/// The panels, in the order shown (the RMSE is in the CSV; its panel would repeat the error's).
+const PANELS: [RatingMetric; 4] = [
+    RatingMetric::MeanError,
+    RatingMetric::Reliability,
+    RatingMetric::RankCorr,
+    RatingMetric::Wasserstein,
+];
+
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.3}"))
+        .unwrap_or_else(|| "undefined".into())
+}
+
+/// "Classes read as: …" — numbered classes are a scale unless the user says otherwise; any
+/// classes may be read as ordered as listed. A new choice computes again.
+#[component]
+pub fn ScaleToggle() -> impl IntoView {
+    let st = expect_context::<St>();
+    let classes = move || {
+        st.summary
+            .with(|s| s.as_ref().filter(|s| !s.multilabel).map(|s| s.classes.clone()))
+    };
+    move || {
+        classes().map(|classes| {
+            let detected = Scale::detect(&classes);
+            let auto = match &detected {
+                Some(s) => format!("a {} scale (the class names are numbers)", s.range()),
+                None => "unordered classes (the class names are not numbers)".into(),
+            };
+            let ordered = format!(
+                "ordered as listed: {} = 1 … {} = {}",
+                classes.first().cloned().unwrap_or_default(),
+                classes.last().cloned().unwrap_or_default(),
+                classes.len()
+            );
+            let value = move || match st.ratings.read_as.get() {
+                None => "auto",
+                Some(ScaleKind::Ordinal) => "ordinal",
+                Some(ScaleKind::Nominal) => "nominal",
+                Some(ScaleKind::Interval) => "interval",
+            };
+            let change = move |ev| {
+                let v = event_target_value(&ev);
+                st.ratings.read_as.set(match v.as_str() {
+                    "ordinal" => Some(ScaleKind::Ordinal),
+                    "nominal" => Some(ScaleKind::Nominal),
+                    "interval" => Some(ScaleKind::Interval),
+                    _ => None,
+                });
+                st.compute();
+            };
+            let unordered = detected
+                .is_some()
+                .then(|| view! { <option value="nominal">"unordered classes"</option> });
+            view! {
+                <p class="scale-toggle">
+                    <label>"Classes read as "
+                        <select id="scale" prop:value=value on:change=change>
+                            <option value="auto">{auto}</option>
+                            <option value="ordinal">{ordered}</option>
+                            {unordered}
+                        </select>
+                    </label>
+                </p>
+            }
+        })
+    }
+}
+
+/// The rating headline, the values at N, the CSV and the panels; nothing for unordered classes.
+#[component]
+pub fn RatingsView() -> impl IntoView {
+    let st = expect_context::<St>();
+    let shown = move || st.ratings.report.with(|r| r.is_some());
+    view! {
+        <Show when=shown>
+            <RatingCard />
+            <section class="charts rating-charts">
+                {PANELS.into_iter().map(|m| view! { <RatingChart metric=m /> }).collect::<Vec<_>>()}
+            </section>
+            <h3 class="then">"The same votes as unordered classes"</h3>
+        </Show>
+    }
+}
+
+#[component]
+fn RatingCard() -> impl IntoView {
+    let st = expect_context::<St>();
+    move || {
+        st.ratings.report.get().map(|r| {
+            let c = &r.curves;
+            let what = match c.scale.kind {
+                ScaleKind::Ordinal => format!("ranks {}", c.scale.range()),
+                _ => format!("the {} scale", c.scale.range()),
+            };
+            let answers = r
+                .answers
+                .iter()
+                .map(|a| {
+                    let goal = serde_json::to_value(a.goal)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    view! {
+                        <li data-goal=goal data-n=a.n.map(|n| n.to_string()).unwrap_or_default()>
+                            {a.sentence.clone()}
+                        </li>
+                    }
+                })
+                .collect::<Vec<_>>();
+            let csv = c.to_csv();
+            let dataset = st.dataset.get_untracked();
+            let download = move |_| {
+                crate::export::download_text(
+                    &csv,
+                    "text/csv",
+                    &format!("annosat-{dataset}-ratings.csv"),
+                )
+            };
+            let took = format!(
+                "{} repeats per N, computed in {:.0} ms.",
+                c.repeats,
+                st.ratings.ms.get()
+            );
+            view! {
+                <section class="card answer" id="rating-answer">
+                    <h3>{format!("Ratings on {what}")}</h3>
+                    <p>"In the scale's own points: how precisely N raters' mean rating stands for the item's, how reliable the N-rater mean is, whether N raters rank the items as all of them do, and how far N raters' spread of ratings is from all of theirs."</p>
+                    <ul>{answers}</ul>
+                    <AtN />
+                    <p class="small">
+                        <button class="link" id="ratings-csv" on:click=download>"Rating curves as CSV"</button>
+                        " · " {took}
+                    </p>
+                </section>
+            }
+        })
+    }
+}
+
+/// The rating metrics at the slider's N, one line.
+#[component]
+fn AtN() -> impl IntoView {
+    let st = expect_context::<St>();
+    let line = move || {
+        let n = st.n.get();
+        st.ratings.report.with(|r| {
+            let c = &r.as_ref()?.curves;
+            let g = c.grid.iter().position(|&x| x == n)?;
+            let v = |m: RatingMetric| fmt(c.point(m, g).mean);
+            Some(format!(
+                "At N = {n} ({} items with that many ratings): mean-rating error {}, RMSE {} (closed form {:.3}), reliability {} (Spearman–Brown {}), rank correlation {}, Wasserstein {}.",
+                c.items[g],
+                v(RatingMetric::MeanError),
+                v(RatingMetric::MeanRmse),
+                c.expected_mse[g].sqrt(),
+                v(RatingMetric::Reliability),
+                fmt(c.spearman_brown(n)),
+                v(RatingMetric::RankCorr),
+                v(RatingMetric::Wasserstein),
+            ))
+        })
+    };
+    view! { <p id="rating-at-n">{line}</p> }
+}
+
+/// One metric's panel: mean over repeats, the 95% range of the repeats, and for reliability the
+/// Spearman–Brown prediction beside it.
+#[component]
+fn RatingChart(metric: RatingMetric) -> impl IntoView {
+    let st = expect_context::<St>();
+    let file = move |ext: &str| {
+        format!("annosat-{}-{}.{ext}", st.dataset.get_untracked(), metric.name())
+    };
+    let panel = move || {
+        st.ratings
+            .report
+            .with(|r| r.as_ref().map(|r| panel(&r.curves, metric)))
+    };
+    figure::points_figure((metric.name(), metric.title()), (st.n, st.logx), file, panel)
+}
+
+fn panel(c: &RatingCurves, metric: RatingMetric) -> Panel<'static> {
+    let points = c
+        .points(metric)
+        .into_iter()
+        .filter_map(|p| {
+            let mean = p.mean?;
+            Some((p.n, mean, p.lo.unwrap_or(mean), p.hi.unwrap_or(mean)))
+        })
+        .collect();
+    let beside = (metric == RatingMetric::Reliability).then(|| {
+        let line = c
+            .grid
+            .iter()
+            .filter(|&&n| n >= 2)
+            .filter_map(|&n| Some((n, c.spearman_brown(n)?)))
+            .collect();
+        ("Spearman–Brown from ICC(1)", line)
+    });
+    Panel {
+        title: metric.title(),
+        points,
+        x_max: c.grid.last().copied().unwrap_or(1),
+        beside,
+        point: None,
+    }
+}
