@@ -6,6 +6,7 @@ goal verdicts there are the run's, never typed.
     bench_readme.py trainer OUTPUT docs/speed.md   (scripts/bench-trainer.sh --readme)
     bench_readme.py large   OUTPUT docs/limits.md  (scripts/bench-large.sh --readme; no goal, output only)
     bench_readme.py answer  OUTPUT docs/speed.md   (scripts/bench-answer.sh --docs)
+    bench_readme.py ratings OUTPUT docs/speed.md   (scripts/bench-ratings.sh --docs)
     bench_readme.py --block NAME FILE DOC.md       (FILE's text as the block between
                                                     `<!-- NAME:begin -->` and `<!-- NAME:end -->`;
                                                     scripts/readme-cli-example.sh and others)
@@ -91,6 +92,12 @@ def answer_rows(out):
     return rows
 
 
+def ratings_rows(out):
+    ratio = num(r"ratio rating\+nominal / nominal: ([\d.]+)x", out)
+    return [("KonIQ-10k's rating and nominal curves in the app, against its nominal curves alone",
+             "≤ 1.5×", f"{ratio:.2f}×", ratio <= 1.5)]
+
+
 def trainer_rows(out):
     ratio = num(r"ratio annosat/PyTorch: +([\d.]+)x", out)
     rows = [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
@@ -135,8 +142,9 @@ def main():
     data = os.environ.get("ANNOSAT_DATA", "").rstrip("/")
     if data:
         out = out.replace(data + "/", "$ANNOSAT_DATA/")
-    rows = {"curves": curves_rows, "trainer": trainer_rows, "answer": answer_rows, "large": lambda _: []}[kind](out)
-    flag = "--docs" if kind == "answer" else "--readme"
+    rows = {"curves": curves_rows, "trainer": trainer_rows, "answer": answer_rows, "ratings": ratings_rows,
+            "large": lambda _: []}[kind](out)
+    flag = "--docs" if kind in ("answer", "ratings") else "--readme"
     command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh {flag}"
     block = [f"Written by `{command}` from its run{' (the output verbatim, then the goals)' if rows else ''}:",
              "", "```text", out, "```"]

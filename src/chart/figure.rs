@@ -146,7 +146,13 @@ pub fn points_figure(
         let (p, lx) = (panel(), logx.get());
         let Some(el) = canvas.get() else { return };
         let draw = p.map(|p| move |root: &_| draw(root, &p, None, lx));
-        paint_panel(el, &format!("chart {key}"), geom, "no curves for this data yet", draw);
+        paint_panel(
+            el,
+            &format!("chart {key}"),
+            geom,
+            "no curves for this data yet",
+            draw,
+        );
     });
     let export_png = move |_| {
         let (Some(el), Some(p)) = (canvas.get_untracked(), untrack(panel)) else {

@@ -24,7 +24,11 @@ pub fn panel(m: &MetricReport, items: bool) -> Panel<'static> {
     let s = &m.saturation;
     let point = s.n.map(|sn| {
         let bounded = if s.bounded_by_votes { " (bounded)" } else { "" };
-        (sn, format!("{:.0}% by N={sn}{bounded}", s.x * 100.0), s.bounded_by_votes)
+        (
+            sn,
+            format!("{:.0}% by N={sn}{bounded}", s.x * 100.0),
+            s.bounded_by_votes,
+        )
     });
     Panel {
         title: m.metric.title(),

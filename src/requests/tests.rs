@@ -651,3 +651,62 @@ fn the_target_sides_spread_job_counts_as_busy_and_goes_with_the_workers() {
     assert!(r.take_lost().is_empty());
     assert_eq!(r.receive(0, done(lost, JobOutcome::Spread(None))).0, None);
 }
+
+#[test]
+fn rating_parts_are_one_answer_equal_to_the_whole_report_and_stale_ones_are_dropped() {
+    use annosat_core::ratings::{RatingReport, Scale};
+    let t = {
+        let counts = (0..40 * 5).map(|j| ((j * 7) % 4) as u32).collect();
+        let ids = (0..40).map(|i| format!("i{i}")).collect();
+        VoteTable::new((1..=5).map(|k| k.to_string()).collect(), ids, counts)
+    };
+    let scale = Scale::detect(t.classes()).unwrap();
+    let cfg = CurveConfig {
+        repeats: 9,
+        bootstrap: 10,
+        ..Default::default()
+    };
+    let part = |(a, b): (u32, u32)| {
+        Box::new(RatingReport::of(&t, &scale, &cfg, a..b, &mut |_| {}).unwrap())
+    };
+    let mut r: Requests<&str> = Requests::new(3);
+    load_ok(&mut r, "d");
+    let (old, old_parts) = r.compute(cfg.repeats);
+    let (id, parts) = r.compute(cfg.repeats);
+    // The older computation's ratings never answer, whole or not.
+    for (w, &p) in old_parts.iter().enumerate() {
+        let report = part(p);
+        assert_eq!(
+            r.receive(
+                w,
+                Response::Ratings {
+                    id: old,
+                    report,
+                    ms: 1.0
+                }
+            )
+            .0,
+            None
+        );
+    }
+    let mut answers = Vec::new();
+    for (w, &p) in parts.iter().enumerate().rev() {
+        answers.push(
+            r.receive(
+                w,
+                Response::Ratings {
+                    id,
+                    report: part(p),
+                    ms: 2.0,
+                },
+            )
+            .0,
+        );
+    }
+    assert_eq!(answers[..2], [None, None], "not before every part is in");
+    let whole = RatingReport::of(&t, &scale, &cfg, 0..cfg.repeats, &mut |_| {}).unwrap();
+    match answers.pop().flatten() {
+        Some(Answer::Ratings { report, .. }) => assert_eq!(*report, whole),
+        other => panic!("{other:?}"),
+    }
+}

@@ -68,6 +68,14 @@ pub fn run(a: Args) -> Result<()> {
     for x in &answers {
         eprintln!("answer: {}", x.sentence);
     }
+    // Without --n the curves stop where 80% of the items still have the ratings (as `curves`).
+    let most = table.max_total();
+    let last = c.grid.last().copied().unwrap_or(0);
+    if a.sub.n.is_empty() && last < most {
+        eprintln!(
+            "note: N runs to {last}, the count 80% of items reach (up to {most}; --n goes further); every item's reference is all of its ratings"
+        );
+    }
     let skipped = a.sub.skipped(&c.grid);
     if !skipped.is_empty() {
         eprintln!("N above the most ratings an item has skipped: {skipped:?}");

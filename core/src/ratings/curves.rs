@@ -247,7 +247,11 @@ pub fn compute_part(
     let truth_ranks: Vec<Vec<f64>> = grid
         .iter()
         .map(|&n| {
-            let t: Vec<f64> = facts.iter().filter(|f| f.total >= n).map(|f| f.mean).collect();
+            let t: Vec<f64> = facts
+                .iter()
+                .filter(|f| f.total >= n)
+                .map(|f| f.mean)
+                .collect();
             ranks(&t)
         })
         .collect();

@@ -165,7 +165,10 @@ fn parts_of_the_repeats_merge_into_the_whole_computation() {
         .into_iter()
         .map(|p| RatingReport::of(&t, &s, &c, p, &mut |_| {}).unwrap())
         .collect();
-    assert!(RatingReport::merge(gap).is_err(), "a missing repeat is refused");
+    assert!(
+        RatingReport::merge(gap).is_err(),
+        "a missing repeat is refused"
+    );
 }
 
 #[test]
@@ -186,7 +189,10 @@ fn ranking_by_counted_steps_equals_sorting_the_means() {
         for (g, &n) in c.grid.iter().enumerate() {
             for r in 0..4 {
                 let want = spearman_of_repeat(&t, &s, (n, r), c.seed);
-                assert_eq!(c.values[RatingMetric::RankCorr as usize][g][r as usize], want);
+                assert_eq!(
+                    c.values[RatingMetric::RankCorr as usize][g][r as usize],
+                    want
+                );
             }
         }
     }
@@ -209,7 +215,12 @@ fn spearman_of_repeat(t: &VoteTable, s: &Scale, (n, r): (u32, u32), seed: u64) -
             sum += s.values[c];
         }
         means.push(sum / n as f64);
-        let all: f64 = t.counts(i).iter().zip(&s.values).map(|(&k, v)| k as f64 * v).sum();
+        let all: f64 = t
+            .counts(i)
+            .iter()
+            .zip(&s.values)
+            .map(|(&k, v)| k as f64 * v)
+            .sum();
         truth.push(all / total as f64);
     }
     crate::metrics::corr::spearman(&means, &truth)

@@ -113,13 +113,23 @@ fn MlReadouts() -> impl IntoView {
 fn MlChart(metric: MlMetric) -> impl IntoView {
     let st = expect_context::<St>();
     let file = move |ext: &str| {
-        format!("annosat-{}-{}.{ext}", st.dataset.get_untracked(), metric.name())
+        format!(
+            "annosat-{}-{}.{ext}",
+            st.dataset.get_untracked(),
+            metric.name()
+        )
     };
     let panel = move || {
         let items = st.target.item_band.get();
-        st.ml.with(|r| r.as_ref().map(|r| panel(r.metric(metric), items)))
+        st.ml
+            .with(|r| r.as_ref().map(|r| panel(r.metric(metric), items)))
     };
-    figure::points_figure((metric.name(), metric.title()), (st.n, st.logx), file, panel)
+    figure::points_figure(
+        (metric.name(), metric.title()),
+        (st.n, st.logx),
+        file,
+        panel,
+    )
 }
 
 /// Per label: how common it is and where its own JS distance saturates (which labels need more

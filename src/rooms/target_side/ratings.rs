@@ -27,8 +27,11 @@ fn fmt(v: Option<f64>) -> String {
 pub fn ScaleToggle() -> impl IntoView {
     let st = expect_context::<St>();
     let classes = move || {
-        st.summary
-            .with(|s| s.as_ref().filter(|s| !s.multilabel).map(|s| s.classes.clone()))
+        st.summary.with(|s| {
+            s.as_ref()
+                .filter(|s| !s.multilabel)
+                .map(|s| s.classes.clone())
+        })
     };
     move || {
         classes().map(|classes| {
@@ -180,14 +183,23 @@ fn AtN() -> impl IntoView {
 fn RatingChart(metric: RatingMetric) -> impl IntoView {
     let st = expect_context::<St>();
     let file = move |ext: &str| {
-        format!("annosat-{}-{}.{ext}", st.dataset.get_untracked(), metric.name())
+        format!(
+            "annosat-{}-{}.{ext}",
+            st.dataset.get_untracked(),
+            metric.name()
+        )
     };
     let panel = move || {
         st.ratings
             .report
             .with(|r| r.as_ref().map(|r| panel(&r.curves, metric)))
     };
-    figure::points_figure((metric.name(), metric.title()), (st.n, st.logx), file, panel)
+    figure::points_figure(
+        (metric.name(), metric.title()),
+        (st.n, st.logx),
+        file,
+        panel,
+    )
 }
 
 fn panel(c: &RatingCurves, metric: RatingMetric) -> Panel<'static> {
