@@ -32,10 +32,13 @@ def run(bin_, *args):
     return json.loads(subprocess.run([bin_, *args], check=True, capture_output=True, text=True).stdout)
 
 
-def run_min_votes(votes):
+def rows_of(votes):
     with open(votes, newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))[1:]
-    return min(sum(int(x) for x in r[1:]) for r in rows)
+        return list(csv.reader(fh))[1:]
+
+
+def run_min_votes(votes):
+    return min(sum(int(x) for x in r[1:]) for r in rows_of(votes))
 
 
 def f(v, d=3):
@@ -44,7 +47,9 @@ def f(v, d=3):
 
 def section(bin_, name, title, votes):
     ns = ",".join(map(str, NS))
-    r = run(bin_, "ratings", "--votes", votes, "--n", ns, "--repeats", str(REPEATS), "--format", "json")
+    budget = 10 * len(rows_of(votes))
+    r = run(bin_, "ratings", "--votes", votes, "--n", ns, "--repeats", str(REPEATS), "--budget", str(budget),
+            "--format", "json")
     a = run(bin_, "agree", "--votes", votes, "--level", "interval", "--n", "2", "--repeats", "1",
             "--format", "json")
     m = {k: {p["n"]: p for p in v} for k, v in r["metrics"].items()}
@@ -84,6 +89,8 @@ def section(bin_, name, title, votes):
     lines.append("Headline (`annosat ratings`, 95% intervals over 200 item resamples):")
     lines.append("")
     lines += [f"- {x['sentence']}" for x in r["answers"]]
+    lines.append("")
+    lines.append(f"Budget (`--budget {budget}`, 10 ratings for each of its items): {r['budget']['sentence']}")
     lines.append("")
     lines.append(f"Read off the measured curves: on this set {within}; {reliable} (single-rater ICC(1) {f(r['icc1'])}). "
                  f"Of all the ratings: Krippendorff's α (interval) {f(a['full'])}, "

@@ -147,3 +147,38 @@ fn few_ratings_of_koniq_give_the_answer_all_its_ratings_give() {
         assert!(held.iter().all(|&h| h >= 8), "{held:?}");
     }
 }
+
+#[test]
+fn a_budgets_interval_holds_the_populations_precision_and_reliability() {
+    // 300 items × 5 ratings per dataset; the plan: 12 ratings per item on 1,000 items.
+    let (within, icc) = population();
+    let n = 12.0;
+    let truth = ((within / n).sqrt(), n * icc / (1.0 + (n - 1.0) * icc));
+    let mut held = [0u32; 2];
+    for d in 0..DATASETS {
+        let syn = generate(&config(300, 5, d)).unwrap();
+        let b = annosat_core::ratings::RatingBasis::of(&syn.table, &scale(), 200, 42);
+        let plan = b.budget(1_000, 12_000);
+        assert_eq!(plan.per_item, 12.0);
+        let (lo, hi) = plan.rmse_ci.unwrap();
+        held[0] += (lo <= truth.0 && truth.0 <= hi) as u32;
+        let (lo, hi) = plan.reliability_ci.unwrap();
+        held[1] += (lo <= truth.1 && truth.1 <= hi) as u32;
+        if d == 0 {
+            assert!(plan
+                .sentence
+                .starts_with("12000 ratings over 1000 items, 12.0 per item"));
+            assert!(plan
+                .sentence
+                .contains("Extrapolated: no item has more than 5 ratings"));
+        }
+    }
+    println!(
+        "population at 12 ratings per item: RMSE {:.4}, reliability {:.4}; held by the 95% interval over items in {} and {} of {DATASETS} datasets",
+        truth.0, truth.1, held[0], held[1]
+    );
+    for h in held {
+        let share = h as f64 / DATASETS as f64;
+        assert!((0.90..=0.995).contains(&share), "{share}");
+    }
+}

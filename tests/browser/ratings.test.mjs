@@ -14,12 +14,12 @@ before(async () => { server = await serve(); ctx = await browser(); });
 after(async () => { await ctx?.close(); await server?.close(); });
 
 /** `annosat ratings` on `votes`: its CSV (stdout) and its "answer:" sentences (stderr). */
-function cliRatings(votes) {
+function cliRatings(votes, extra = []) {
   const r = spawnSync(process.env.ANNOSAT_CLI,
-    ['ratings', '--votes', votes, '--seed', '42', '--repeats', '50', '--format', 'csv'], { encoding: 'utf8' });
+    ['ratings', '--votes', votes, '--seed', '42', '--repeats', '50', '--format', 'csv', ...extra], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const answers = r.stderr.split('\n').filter((l) => l.startsWith('answer: ')).map((l) => l.slice(8));
-  return { csv: r.stdout, answers };
+  const lines = (p) => r.stderr.split('\n').filter((l) => l.startsWith(p)).map((l) => l.slice(p.length));
+  return { csv: r.stdout, answers: lines('answer: '), plan: lines('plan: ') };
 }
 
 test('a 5-point upload shows the rating headline and panels, as `annosat ratings` prints them', async () => {
@@ -85,6 +85,21 @@ test('a 5-point upload shows the rating headline and panels, as `annosat ratings
   const svgText = fs.readFileSync(await svg.path(), 'utf8');
   assert.match(svgText, /Spearman–Brown/, 'the reliability panel sets the prediction beside the curve');
   await page.screenshot({ path: path.join(shots, 'ratings-1280.png'), fullPage: true });
+
+  // The Plan room's budget in ratings: the CLI's --budget line for 300 items × 10 ratings, and
+  // the headline's raters per item for the file's items.
+  await page.click('#tab-plan');
+  const budget = page.locator('#rating-budget');
+  const plan = cliRatings(file, ['--budget', '3000']).plan;
+  assert.equal((await budget.locator('li[data-line="budget"]').textContent()).trim(), plan[0]);
+  const n = await card.locator('li[data-goal="reliability"]').getAttribute('data-n');
+  assert.match(await budget.locator('li[data-line="reliability"]').textContent(), new RegExp(`: ${n} raters per item, ${n * 300} ratings for 300 items`));
+  await page.fill('#rb-budget', '6000');
+  await page.press('#rb-budget', 'Enter');
+  const plan2 = cliRatings(file, ['--budget', '6000', '--items', '300']).plan;
+  await budget.locator('li[data-line="budget"]', { hasText: plan2[0] }).waitFor();
+  await budget.screenshot({ path: path.join(shots, 'ratings-budget-1280.png') });
+  await page.click('#tab-target');
 
   // Read as unordered: no rating view, the nominal one stays; the URL keeps the choice.
   await page.selectOption('#scale', 'nominal');

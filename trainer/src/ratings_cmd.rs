@@ -31,6 +31,13 @@ pub struct Args {
     /// Item resamples for the headlines' 95% intervals over items (0: none).
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
+    /// A budget to plan: this many ratings in all, spread evenly over --items items; says how
+    /// precise and how reliable each item's mean would be (with intervals over items).
+    #[arg(long, value_name = "RATINGS")]
+    budget: Option<u64>,
+    /// The items the --budget is spread over (default: the file's items).
+    #[arg(long, value_name = "I")]
+    items: Option<u64>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -57,16 +64,18 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--reliability must be between 0 and 1");
     }
     let c = ratings::compute(&table, &scale, &cfg, &mut |_| {})?;
-    let answers = ratings::answers(
-        &table,
-        &scale,
-        a.precision,
-        a.reliability,
-        a.bootstrap,
-        a.sub.seed,
-    );
+    let basis = ratings::RatingBasis::of(&table, &scale, a.bootstrap, a.sub.seed);
+    let answers = [
+        basis.answer(ratings::RatingGoal::Precision, a.precision),
+        basis.answer(ratings::RatingGoal::Reliability, a.reliability),
+    ];
     for x in &answers {
         eprintln!("answer: {}", x.sentence);
+    }
+    let items = a.items.unwrap_or(table.num_items() as u64);
+    let budget = a.budget.map(|b| basis.budget(items, b));
+    if let Some(b) = &budget {
+        eprintln!("plan: {}", b.sentence);
     }
     // Without --n the curves stop where 80% of the items still have the ratings (as `curves`).
     let most = table.max_total();
@@ -85,6 +94,9 @@ pub fn run(a: Args) -> Result<()> {
         Format::Json => {
             let mut j = to_json(&c);
             j["answers"] = json!(answers);
+            if let Some(b) = budget {
+                j["budget"] = json!(b);
+            }
             println!("{}", serde_json::to_string_pretty(&j)?)
         }
     }

@@ -132,6 +132,185 @@ fn whole(x: f64) -> u32 {
     (x - 1e-9).ceil().max(1.0) as u32
 }
 
+/// What every rating answer reads from the items: the mean item variance and the single-rater
+/// ICC(1) of all the items and of each item resample, and the most ratings any item has. Kept
+/// with the report, so the page answers any precision, reliability or budget the user types
+/// without the table ([`RatingBasis::answer`], [`RatingBasis::budget`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingBasis {
+    /// (mean item variance, ICC(1)) of all the items.
+    pub all: (Option<f64>, Option<f64>),
+    /// The same of each item resample.
+    pub resamples: Vec<(Option<f64>, Option<f64>)>,
+    pub most: u32,
+}
+
+impl RatingBasis {
+    /// The basis of `table`'s ratings on `scale` with `resamples` item resamples (seeded by
+    /// `seed`; 0: no interval).
+    pub fn of(table: &VoteTable, scale: &Scale, resamples: u32, seed: u64) -> RatingBasis {
+        let items = item_sums(table, scale);
+        let most = (0..table.num_items())
+            .map(|i| table.total(i))
+            .max()
+            .unwrap_or(0);
+        let all = basis(&items, &vec![1u32; items.len()]);
+        let mut w = vec![0u32; items.len()];
+        let resamples = (0..resamples)
+            .map(|b| {
+                unit_weights(seed, b, &mut w);
+                basis(&items, &w)
+            })
+            .collect();
+        RatingBasis {
+            all,
+            resamples,
+            most,
+        }
+    }
+
+    fn pick(goal: RatingGoal, b: (Option<f64>, Option<f64>)) -> Option<f64> {
+        match goal {
+            RatingGoal::Precision => b.0,
+            RatingGoal::Reliability => b.1,
+        }
+    }
+
+    /// The raters per item `goal` at `target` takes, with its interval over the resamples.
+    pub fn answer(&self, goal: RatingGoal, target: f64) -> RatingAnswer {
+        let b = Self::pick(goal, self.all);
+        let exact = raters(goal, target, b);
+        let mut d: Vec<f64> = Vec::with_capacity(self.resamples.len());
+        let mut never = 0usize;
+        for &r in &self.resamples {
+            match raters(goal, target, Self::pick(goal, r)) {
+                Some(n) => d.push(n),
+                None => never += 1,
+            }
+        }
+        d.sort_by(f64::total_cmp);
+        let resamples = self.resamples.len() as u32;
+        // A resample in which the target is never reached puts the interval's top at "never".
+        let (lo, hi) = if d.is_empty() {
+            (None, None)
+        } else {
+            let q = |p: f64| {
+                let all = d.len() + never;
+                let idx = ((all as f64 - 1.0) * p).round() as usize;
+                d.get(idx).map(|&x| whole(x))
+            };
+            (q(0.025), q(0.975))
+        };
+        let n = exact.map(whole);
+        RatingAnswer {
+            goal,
+            target,
+            exact,
+            n,
+            lo,
+            hi,
+            basis: b,
+            sentence: sentence(goal, target, n, (lo, hi), b, (resamples, self.most)),
+        }
+    }
+
+    /// What `ratings` ratings spread evenly over `items` items give: each item's mean to within
+    /// an RMSE of √(σ²/N) and a reliability of Spearman–Brown at N = ratings/items, each with its
+    /// 95% interval over the resamples ([`RatingBudget`]).
+    pub fn budget(&self, items: u64, ratings: u64) -> RatingBudget {
+        let n = if items == 0 {
+            0.0
+        } else {
+            ratings as f64 / items as f64
+        };
+        let rmse = |b: (Option<f64>, Option<f64>)| b.0.filter(|_| n > 0.0).map(|v| (v / n).sqrt());
+        let rel = |b: (Option<f64>, Option<f64>)| {
+            b.1.filter(|_| n > 0.0)
+                .map(|r| n * r / (1.0 + (n - 1.0) * r))
+        };
+        let ci = |f: &dyn Fn((Option<f64>, Option<f64>)) -> Option<f64>| {
+            let mut v: Vec<f64> = self.resamples.iter().filter_map(|&b| f(b)).collect();
+            v.sort_by(f64::total_cmp);
+            (!v.is_empty()).then(|| {
+                (
+                    crate::curves::quantile(&v, 0.025),
+                    crate::curves::quantile(&v, 0.975),
+                )
+            })
+        };
+        let (rmse_ci, rel_ci) = (ci(&rmse), ci(&rel));
+        let sentence = budget_sentence(
+            items,
+            ratings,
+            n,
+            (rmse(self.all), rmse_ci),
+            (rel(self.all), rel_ci),
+            self.most,
+        );
+        RatingBudget {
+            items,
+            ratings,
+            per_item: n,
+            rmse: rmse(self.all),
+            rmse_ci,
+            reliability: rel(self.all),
+            reliability_ci: rel_ci,
+            sentence,
+        }
+    }
+}
+
+/// What a budget of ratings buys, in the scale's terms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingBudget {
+    pub items: u64,
+    pub ratings: u64,
+    /// Ratings per item (the budget over the items).
+    pub per_item: f64,
+    /// The RMSE of each item's mean against all the raters there could be, and its interval.
+    pub rmse: Option<f64>,
+    pub rmse_ci: Option<(f64, f64)>,
+    /// The reliability of the per-item mean (Spearman–Brown), and its interval.
+    pub reliability: Option<f64>,
+    pub reliability_ci: Option<(f64, f64)>,
+    pub sentence: String,
+}
+
+fn budget_sentence(
+    items: u64,
+    ratings: u64,
+    n: f64,
+    (rmse, rmse_ci): (Option<f64>, Option<(f64, f64)>),
+    (rel, rel_ci): (Option<f64>, Option<(f64, f64)>),
+    most: u32,
+) -> String {
+    if items == 0 || ratings < items {
+        return format!("{ratings} ratings cannot give each of {items} items one rating.");
+    }
+    let ci = |c: Option<(f64, f64)>| {
+        c.map(|(a, b)| format!(" (95% interval over items {a:.3}–{b:.3})"))
+            .unwrap_or_default()
+    };
+    let mut s = format!("{ratings} ratings over {items} items, {n:.1} per item: ");
+    match rmse {
+        Some(e) => {
+            s += &format!(
+                "each item's mean within ±{e:.3} points (RMSE){}",
+                ci(rmse_ci)
+            )
+        }
+        None => s += "the precision of a mean cannot be estimated (no item has two ratings)",
+    }
+    match rel {
+        Some(r) => s += &format!(", reliability {r:.3}{}.", ci(rel_ci)),
+        None => s += "; reliability cannot be estimated.",
+    }
+    if n > most as f64 {
+        s += &format!(" Extrapolated: no item has more than {most} ratings.");
+    }
+    s
+}
+
 /// The two headlines of `table`'s ratings on `scale`: the mean within ±`within` points, the
 /// N-rater mean reliable at `reliability`, each with its interval over `resamples` item resamples
 /// (seeded by `seed`; 0: no interval).
@@ -143,66 +322,11 @@ pub fn answers(
     resamples: u32,
     seed: u64,
 ) -> Vec<RatingAnswer> {
-    let items = item_sums(table, scale);
-    let most = (0..table.num_items())
-        .map(|i| table.total(i))
-        .max()
-        .unwrap_or(0);
-    let ones = vec![1u32; items.len()];
-    let (var, icc) = basis(&items, &ones);
-    let mut draws: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    let mut never = [0u32; 2];
-    let mut w = vec![0u32; items.len()];
-    for b in 0..resamples {
-        unit_weights(seed, b, &mut w);
-        let (v, r) = basis(&items, &w);
-        for (k, (goal, target, x)) in [
-            (RatingGoal::Precision, within, v),
-            (RatingGoal::Reliability, reliability, r),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            match raters(goal, target, x) {
-                Some(n) => draws[k].push(n),
-                None => never[k] += 1,
-            }
-        }
-    }
-    let goals = [
-        (RatingGoal::Precision, within, var),
-        (RatingGoal::Reliability, reliability, icc),
-    ];
-    goals
-        .into_iter()
-        .zip(draws.iter_mut().zip(never))
-        .map(|((goal, target, b), (d, never))| {
-            let exact = raters(goal, target, b);
-            d.sort_by(f64::total_cmp);
-            // A resample in which the target is never reached puts the interval's top at "never".
-            let (lo, hi) = if d.is_empty() || resamples == 0 {
-                (None, None)
-            } else {
-                let q = |p: f64| {
-                    let all = d.len() + never as usize;
-                    let idx = ((all as f64 - 1.0) * p).round() as usize;
-                    d.get(idx).map(|&x| whole(x))
-                };
-                (q(0.025), q(0.975))
-            };
-            let n = exact.map(whole);
-            RatingAnswer {
-                goal,
-                target,
-                exact,
-                n,
-                lo,
-                hi,
-                basis: b,
-                sentence: sentence(goal, target, n, (lo, hi), b, (resamples, most)),
-            }
-        })
-        .collect()
+    let b = RatingBasis::of(table, scale, resamples, seed);
+    vec![
+        b.answer(RatingGoal::Precision, within),
+        b.answer(RatingGoal::Reliability, reliability),
+    ]
 }
 
 fn interval(n: u32, (lo, hi): (Option<u32>, Option<u32>), resamples: u32) -> String {

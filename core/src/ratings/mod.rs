@@ -9,7 +9,7 @@ pub mod metric;
 pub mod report;
 pub mod scale;
 
-pub use answer::{answers, RatingAnswer, RatingGoal};
+pub use answer::{answers, RatingAnswer, RatingBasis, RatingBudget, RatingGoal};
 pub use curves::{compute, compute_part, RatingCurves, RatingPoint};
 pub use metric::RatingMetric;
 pub use report::{RatingReport, DEFAULT_PRECISION, DEFAULT_RELIABILITY};

@@ -1,7 +1,7 @@
 //! What the app shows of a rating file, and what its workers send: the rating curves and the
 //! rating headline, computed by the same core functions the CLI's `annosat ratings` calls.
 
-use super::answer::{answers, RatingAnswer};
+use super::answer::{RatingAnswer, RatingBasis, RatingGoal};
 use super::curves::{compute_part, RatingCurves};
 use super::scale::Scale;
 use crate::curves::{CurveConfig, CurveError};
@@ -20,6 +20,9 @@ pub struct RatingReport {
     /// Empty in every part of a split computation but the first (the headline reads all the
     /// ratings once, not per repeat).
     pub answers: Vec<RatingAnswer>,
+    /// What the headline reads from the items, for other targets and budgets (the same part).
+    #[serde(default)]
+    pub basis: Option<RatingBasis>,
 }
 
 impl RatingReport {
@@ -34,34 +37,34 @@ impl RatingReport {
     ) -> Result<RatingReport, CurveError> {
         let first = part.start == 0;
         let curves = compute_part(table, scale, cfg, part, progress)?;
-        let answers = if first {
-            answers(
-                table,
-                scale,
-                DEFAULT_PRECISION,
-                DEFAULT_RELIABILITY,
-                cfg.bootstrap,
-                cfg.seed,
-            )
-        } else {
-            Vec::new()
-        };
-        Ok(RatingReport { curves, answers })
+        let basis = first.then(|| RatingBasis::of(table, scale, cfg.bootstrap, cfg.seed));
+        let answers = basis.as_ref().map_or_else(Vec::new, |b| {
+            vec![
+                b.answer(RatingGoal::Precision, DEFAULT_PRECISION),
+                b.answer(RatingGoal::Reliability, DEFAULT_RELIABILITY),
+            ]
+        });
+        Ok(RatingReport {
+            curves,
+            answers,
+            basis,
+        })
     }
 
     /// The parts of a split computation as one report.
     pub fn merge(parts: Vec<RatingReport>) -> Result<RatingReport, String> {
-        let mut answers = Vec::new();
+        let (mut answers, mut basis) = (Vec::new(), None);
         let mut curves = Vec::with_capacity(parts.len());
         for p in parts {
-            if answers.is_empty() {
-                answers = p.answers;
+            if basis.is_none() {
+                (answers, basis) = (p.answers, p.basis);
             }
             curves.push(p.curves);
         }
         Ok(RatingReport {
             curves: RatingCurves::merge(curves)?,
             answers,
+            basis,
         })
     }
 }

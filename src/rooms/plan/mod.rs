@@ -1,10 +1,12 @@
 //! The Plan room: beyond the votes the data have, and how to spend the next ones. Its tools: the
 //! curves extrapolated to more votes per item than the data have (annosat_core::extrapolate: the
 //! fitted prior, its fit check, four panels, CSV), agreement and aggregation vs N and the adaptive
-//! allocation simulation (`tools.rs`), all in the first curve worker, and the budget planner in
-//! the model worker (`budget_view.rs`).
+//! allocation simulation (`tools.rs`), all in the first curve worker, the budget in ratings for
+//! classes on a scale (`rating_budget.rs`, from the rating report) and the budget planner in the
+//! model worker (`budget_view.rs`).
 
 mod budget_view;
+mod rating_budget;
 mod tools;
 
 use crate::chart::curves::{draw, H, W};
@@ -29,6 +31,7 @@ pub fn PlanRoom() -> impl IntoView {
         <Result />
         <tools::AgreeCard />
         <tools::AdaptiveCard />
+        <rating_budget::RatingBudgetCard />
         <budget_view::BudgetCard />
     }
 }
