@@ -29,6 +29,23 @@ pub struct IndexEntry {
     /// Second vote sources shipped with the dataset (the Sources room's choices).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<SourceEntry>,
+    /// How the classes relate where the class names would mislead ([`declared_scale`]): the app
+    /// reads them so unless the user says otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<crate::ratings::ScaleKind>,
+}
+
+/// Bundled datasets whose class names are numbers but not a scale, as their SOURCE.md says:
+/// CrowdTI's dogs (0..3 are four breeds) and faces (0..3 code neutral, happy, sad, angry), and
+/// Snow et al.'s temporal ordering (1, 2 are "before" and "after").
+const NUMBERED_CODES: [&str; 3] = ["crowdti_dogs", "crowdti_faces", "snow2008_temp"];
+
+/// The scale `annosat bundle` declares for a dataset: nominal for [`NUMBERED_CODES`], else none
+/// (the class names decide, as for any file).
+pub fn declared_scale(name: &str) -> Option<crate::ratings::ScaleKind> {
+    NUMBERED_CODES
+        .contains(&name)
+        .then_some(crate::ratings::ScaleKind::Nominal)
 }
 
 /// A second vote source on a bundled dataset's items: a vote or gold file as the dataset carries

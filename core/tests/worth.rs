@@ -97,3 +97,61 @@ fn k_held_out_human_votes_are_worth_k_humans_on_two_datasets() {
         "k inside the interval in only {covered} of {checks}"
     );
 }
+
+/// KonIQ-10k's ratings, from the data folder or the incoming folder beside it.
+fn koniq() -> Option<VoteTable> {
+    let dirs = [data_dir(), data_dir().join("../incoming")];
+    let path = dirs
+        .iter()
+        .map(|d| d.join("koniq10k/votes.csv"))
+        .find(|p| p.exists())?;
+    let bytes = std::fs::read(&path).ok()?;
+    Some(parse_votes(&bytes, &ImportOptions::default()).unwrap().0)
+}
+
+#[test]
+fn k_held_out_ratings_are_worth_k_raters_on_the_mean_rating() {
+    // The rating metrics on a scale: k of each image's own ratings, held out as the source, are
+    // worth k raters for the mean rating's squared error and its correlation with the reference.
+    let Some(t) = koniq() else {
+        eprintln!("KonIQ-10k not at hand: skipped");
+        return;
+    };
+    let t = t.reordered(&(0..2000).collect::<Vec<_>>());
+    let cfg = WorthConfig {
+        splits: 2,
+        repeats: 5,
+        bootstrap: 100,
+        scale: annosat_core::ratings::Scale::detect(t.classes()),
+        ..WorthConfig::default()
+    };
+    let (mut checks, mut covered) = (0, 0);
+    for k in [2u32, 5, 10] {
+        let (h, s) = hold_out(&t, k, 23);
+        let w = worth(&h, &s, &cfg).unwrap();
+        for m in w
+            .metrics
+            .iter()
+            .filter(|m| annosat_core::worth::WorthMetric::RATING.contains(&m.metric))
+        {
+            let (lo, hi) = (m.lo.unwrap_or(0.0), m.hi.unwrap_or(f64::INFINITY));
+            let nu = m.nu.expect("inside the curve");
+            println!(
+                "KonIQ-10k (2,000 images) k={k} {}: {}",
+                m.metric.key(),
+                m.words(w.pool)
+            );
+            checks += 1;
+            covered += (lo <= k as f64 && k as f64 <= hi) as u32;
+            assert!(
+                (nu - k as f64).abs() <= 0.15 * k as f64 + 0.1,
+                "k={k} {m:?}"
+            );
+        }
+    }
+    assert_eq!(checks, 6);
+    assert!(
+        covered + 1 >= checks,
+        "k inside the interval in only {covered} of {checks}"
+    );
+}

@@ -265,12 +265,25 @@ impl St {
         let config = self.config();
         // Rating curves are against the items' own ratings: none for a held-out reference.
         let scale = (config.reference == Reference::Full)
-            .then(|| {
-                self.summary
-                    .with_untracked(|s| s.as_ref().and_then(|s| self.ratings.scale(&s.classes)))
-            })
+            .then(|| self.scale())
             .flatten();
         bridge::compute(config, scale);
+    }
+
+    /// The scale the shown data's classes are read on (the user's choice, else what the bundled
+    /// dataset declares, else their names); `None`: unordered.
+    pub fn scale(&self) -> Option<annosat_core::ratings::Scale> {
+        let declared = self.declared_scale();
+        self.summary.with_untracked(|s| {
+            s.as_ref()
+                .and_then(|s| self.ratings.scale(&s.classes, declared))
+        })
+    }
+
+    /// What the bundled dataset shown declares about its classes (an upload declares nothing).
+    pub fn declared_scale(&self) -> Option<annosat_core::ratings::ScaleKind> {
+        let ds = self.dataset.get_untracked();
+        self.entry(&ds).and_then(|e| e.scale)
     }
 
     /// Whether the data shown are multilabel votes (the Target room then shows their curves).

@@ -88,9 +88,10 @@ impl Ratings {
         }
     }
 
-    /// The scale of `classes` as the user reads them: `None` for unordered classes.
-    pub fn scale(&self, classes: &[String]) -> Option<Scale> {
-        match self.read_as.get_untracked() {
+    /// The scale of `classes` as the user reads them (else as the dataset `declared` them, else
+    /// as their names say): `None` for unordered classes.
+    pub fn scale(&self, classes: &[String], declared: Option<ScaleKind>) -> Option<Scale> {
+        match self.read_as.get_untracked().or(declared) {
             None => Scale::detect(classes),
             Some(ScaleKind::Nominal) => None,
             Some(kind) => Scale::declared(kind, classes, None).ok(),

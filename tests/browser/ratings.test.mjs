@@ -124,3 +124,56 @@ test('nominal classes show no rating view until the user orders them', async () 
   assert.match(await page.locator('#rating-answer h3').textContent(), /Ratings on ranks 1–3/);
   assert.deepEqual(page.errors, []);
 });
+
+test('a bundled dataset whose numbers are codes (dog breeds 0–3) is read as unordered', async () => {
+  const page = await openApp(ctx, server.url, '?dataset=crowdti_dogs');
+  assert.equal(await page.locator('#rating-answer').count(), 0);
+  assert.match(await page.locator('#scale option[value="auto"]').textContent(), /codes, not a scale/);
+  await page.selectOption('#scale', 'interval');
+  await idle(page);
+  await page.locator('#rating-answer').waitFor();
+  assert.match(page.url(), /scale=interval/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the Sources room measures a rating source in raters for the mean rating too, as `annosat worth`', async () => {
+  // POPQUORN's items with 8 or more ratings: 2 of each (a seeded pick) become the source.
+  const [header, ...rows] = fs.readFileSync(votesPath('popquorn_offensiveness'), 'utf8').trim().split('\n');
+  let state = 7;
+  const rand = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648; };
+  const human = [header];
+  const source = [header];
+  for (const row of rows) {
+    const [id, ...c] = row.split(',');
+    const counts = c.map(Number);
+    if (counts.reduce((a, b) => a + b, 0) < 8) continue;
+    const votes = counts.flatMap((n, k) => Array(n).fill(k));
+    const s = counts.map(() => 0);
+    for (let j = 0; j < 2; j++) s[votes.splice(Math.floor(rand() * votes.length), 1)[0]]++;
+    const h = counts.map((n, k) => n - s[k]);
+    human.push([id, ...h].join(','));
+    source.push([id, ...s].join(','));
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'annosat-rsrc-'));
+  fs.writeFileSync(path.join(dir, 'human.csv'), human.join('\n') + '\n');
+  fs.writeFileSync(path.join(dir, 'second.csv'), source.join('\n') + '\n');
+  const cli = spawnSync(process.env.ANNOSAT_CLI, ['worth', '--votes', path.join(dir, 'human.csv'),
+    '--source', path.join(dir, 'second.csv'), '--split-seed', '42', '--panel-subsets', '10'], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.match(cli.stdout, /^mean_rating_se,/m);
+  assert.match(cli.stdout, /^mean_rating_corr,/m);
+
+  const page = await openApp(ctx, server.url);
+  await page.setInputFiles('#upload', path.join(dir, 'human.csv'));
+  await page.locator('#dataset option[value="uploaded"]').waitFor({ state: 'attached' });
+  await idle(page);
+  await page.click('#tab-sources');
+  await page.setInputFiles('#source-files', path.join(dir, 'second.csv'));
+  await page.locator('#sources-status[data-state="idle"]').waitFor({ timeout: 180_000 });
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#sources-csv')]);
+  assert.equal(fs.readFileSync(await dl.path(), 'utf8'), cli.stdout, 'the CSV is what annosat worth prints');
+  assert.equal(await page.locator('#sources-charts canvas').count(), 7);
+  assert.equal(await page.locator('#sources-sentences li[data-metric="mean_rating_se"]').count(), 1);
+  await page.screenshot({ path: path.join(shots, 'ratings-sources-1280.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+});

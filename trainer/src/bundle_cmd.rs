@@ -155,6 +155,7 @@ fn index_entry(
         file,
         texts,
         sources,
+        scale: annosat_core::bundle::declared_scale(name),
     })
 }
 

@@ -37,7 +37,7 @@ pub struct Args {
     budget: Option<u64>,
     /// The items the --budget is spread over (default: the file's items).
     #[arg(long, value_name = "I")]
-    items: Option<u64>,
+    items: Option<usize>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -72,7 +72,7 @@ pub fn run(a: Args) -> Result<()> {
     for x in &answers {
         eprintln!("answer: {}", x.sentence);
     }
-    let items = a.items.unwrap_or(table.num_items() as u64);
+    let items = a.items.unwrap_or(table.num_items()) as u64;
     let budget = a.budget.map(|b| basis.budget(items, b));
     if let Some(b) = &budget {
         eprintln!("plan: {}", b.sentence);

@@ -24,6 +24,10 @@ pub struct Args {
     source: PathBuf,
     #[command(flatten)]
     split: SplitArgs,
+    /// Whether the human classes are a scale: then the source's mean rating is measured too
+    /// (`mean_rating_se`, `mean_rating_corr`; docs/worth.md).
+    #[command(flatten)]
+    scale: crate::shared_args::ScaleArgs,
     /// For a source with annotator ids (long format, judge files): random subsets per panel size j
     /// for the panel's curve ν(j) (0: no panel view).
     #[arg(long, default_value_t = 10)]
@@ -67,6 +71,7 @@ impl SplitArgs {
             bootstrap: self.bootstrap,
             alpha: None,
             over_annotators: self.resample != Some(Resample::Items),
+            scale: None,
         }
     }
 
@@ -99,7 +104,13 @@ pub fn run(a: Args) -> Result<()> {
     }
     let source = load_source(&a.source)?;
     a.split.check(&humans)?;
-    let cfg = a.split.config();
+    let mut cfg = a.split.config();
+    if let Some((scale, note)) = a.scale.scale(humans.classes())? {
+        if let Some(note) = note {
+            eprintln!("note: {note}");
+        }
+        cfg.scale = Some(scale);
+    }
     let subsets = a.panel_subsets;
     let r = worth::report(&humans, &source, &cfg, subsets, &mut |_| {})
         .with_context(|| format!("{} against {}", a.source.display(), a.votes.display()))?;

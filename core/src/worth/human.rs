@@ -29,6 +29,93 @@ pub(super) struct HumanSplit {
     pub var: f64,
     /// Items the split left out (fewer than 2 human votes, or no vote on one side).
     pub left_out: Vec<String>,
+    /// The metrics measured, in the order of `human`'s rows ([`WorthConfig::metrics`]).
+    pub metrics: Vec<WorthMetric>,
+    /// On a scale: each class's value, and each used item's reference mean rating.
+    pub values: Option<Vec<f64>>,
+    pub r_mean: Vec<f64>,
+}
+
+/// An item's ratings on the scale `values`: their mean and variance (divided by the count).
+pub(super) fn mean_var(c: &[u32], values: &[f64]) -> Option<(f64, f64)> {
+    let m: f64 = c.iter().map(|&x| x as f64).sum();
+    if m == 0.0 {
+        return None;
+    }
+    let mean = c
+        .iter()
+        .zip(values)
+        .map(|(&x, v)| x as f64 * v)
+        .sum::<f64>()
+        / m;
+    let var = c
+        .iter()
+        .zip(values)
+        .map(|(&x, v)| x as f64 * (v - mean).powi(2))
+        .sum::<f64>()
+        / m;
+    Some((mean, var))
+}
+
+/// The rating metrics' human curves in closed form, per grid N over the items with at least N
+/// pool ratings, each item weighted `w`. With N of an item's M pool ratings drawn without
+/// replacement (mean m_N, pool mean m_P, variance σ²_P, reference mean r):
+/// - E(m_N − r)² = (m_P − r)² + σ²_P/N · (M − N)/(M − 1);
+/// - Pearson's r over items of m_N with r: the sampling noise is independent of r, so the
+///   covariance is that of m_P and the variance of m_N is var(m_P) + the mean noise term
+///   (the attenuation of a correlation by measurement error; exact as the items grow).
+struct RatingItems {
+    pool_mean: Vec<f64>,
+    pool_var: Vec<f64>,
+    r_mean: Vec<f64>,
+    m: Vec<f64>,
+}
+
+impl RatingItems {
+    fn curve(&self, grid: &[u32], metric: WorthMetric, w: &[u32]) -> Vec<Option<f64>> {
+        grid.iter()
+            .map(|&n| {
+                let nf = n as f64;
+                let (mut tot, mut se, mut noise) = (0.0, 0.0, 0.0);
+                let (mut sp, mut sr, mut spp, mut srr, mut spr) = (0.0, 0.0, 0.0, 0.0, 0.0);
+                for (i, &wi) in w.iter().enumerate().take(self.m.len()) {
+                    if wi == 0 || nf > self.m[i] {
+                        continue;
+                    }
+                    let wf = wi as f64;
+                    let fpc = if self.m[i] > 1.0 {
+                        (self.m[i] - nf) / (self.m[i] - 1.0)
+                    } else {
+                        0.0
+                    };
+                    let (p, r) = (self.pool_mean[i], self.r_mean[i]);
+                    let e = self.pool_var[i] / nf * fpc;
+                    tot += wf;
+                    se += wf * ((p - r).powi(2) + e);
+                    noise += wf * e;
+                    sp += wf * p;
+                    sr += wf * r;
+                    spp += wf * p * p;
+                    srr += wf * r * r;
+                    spr += wf * p * r;
+                }
+                if tot == 0.0 {
+                    return None;
+                }
+                match metric {
+                    WorthMetric::MeanRatingSe => Some(se / tot),
+                    _ => {
+                        let (mp, mr) = (sp / tot, sr / tot);
+                        let cov = spr / tot - mp * mr;
+                        let vp = spp / tot - mp * mp + noise / tot;
+                        let vr = srr / tot - mr * mr;
+                        (vp > 1e-12 && vr > 1e-12)
+                            .then(|| (cov / (vp * vr).sqrt()).clamp(-1.0, 1.0))
+                    }
+                }
+            })
+            .collect()
+    }
 }
 
 /// The human side of a measurement: `h` holds the matched items (ids in the source's order).
@@ -101,17 +188,28 @@ fn one_split(h: &VoteTable, cfg: &WorthConfig, seed: u64) -> Result<HumanSplit, 
             })
             .collect()
     };
-    let curve_of =
-        |m: WorthMetric, target: &dyn Fn(Metric) -> Vec<Option<f64>>, w: &[u32]| match m.target() {
-            Some(t) => target(t),
-            None => human_sq(w),
-        };
+    let values = cfg.scale.as_ref().map(|s| s.values.clone());
+    let rating = values.as_ref().map(|v| {
+        let of = |t: &VoteTable, i: usize| mean_var(t.counts(i), v).unwrap_or((f64::NAN, 0.0));
+        RatingItems {
+            pool_mean: rows.iter().map(|&i| of(pool, i).0).collect(),
+            pool_var: rows.iter().map(|&i| of(pool, i).1).collect(),
+            r_mean: rows.iter().map(|&i| of(reference, i).0).collect(),
+            m: mp.clone(),
+        }
+    });
+    let metrics = cfg.metrics();
+    let curve_of = |m: WorthMetric, target: &dyn Fn(Metric) -> Vec<Option<f64>>, w: &[u32]| match (
+        m.target(),
+        &rating,
+    ) {
+        (Some(t), _) => target(t),
+        (None, Some(r)) if m != WorthMetric::SquaredError => r.curve(&grid, m, w),
+        _ => human_sq(w),
+    };
     let ones = vec![1u32; rows.len()];
     let data = |t: Metric| c.points(t).iter().map(|p| p.mean).collect::<Vec<_>>();
-    let human = WorthMetric::ALL
-        .iter()
-        .map(|&m| curve_of(m, &data, &ones))
-        .collect();
+    let human = metrics.iter().map(|&m| curve_of(m, &data, &ones)).collect();
     let (mut human_boot, mut weights) = (Vec::new(), Vec::new());
     if let Some(bands) = c.item_bands() {
         for b in 0..bands.resamples {
@@ -123,12 +221,7 @@ fn one_split(h: &VoteTable, cfg: &WorthConfig, seed: u64) -> Result<HumanSplit, 
                     })
                     .collect::<Vec<_>>()
             };
-            human_boot.push(
-                WorthMetric::ALL
-                    .iter()
-                    .map(|&m| curve_of(m, &target, &w))
-                    .collect(),
-            );
+            human_boot.push(metrics.iter().map(|&m| curve_of(m, &target, &w)).collect());
             weights.push(w);
         }
     }
@@ -150,5 +243,8 @@ fn one_split(h: &VoteTable, cfg: &WorthConfig, seed: u64) -> Result<HumanSplit, 
         bias: bias.iter().sum::<f64>() / n,
         var: var.iter().sum::<f64>() / n,
         left_out: split.excluded,
+        r_mean: rating.as_ref().map_or_else(Vec::new, |r| r.r_mean.clone()),
+        metrics,
+        values,
     })
 }

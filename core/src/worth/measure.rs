@@ -1,7 +1,7 @@
 //! A source's level against each split's reference, and ν where the human curve reaches it: for
 //! the data and for every item resample, with the same item weights as the human curve's.
 
-use super::human::HumanSplit;
+use super::human::{mean_var, HumanSplit};
 use super::{Bound, MetricWorth, WorthMetric};
 use crate::metrics::{entropy, js_distance, kl, majority_agreement, normalize, smoothed};
 
@@ -14,6 +14,9 @@ struct ItemTerms {
     h_r: f64,
     sq: f64,
     j: f64,
+    /// On a scale: the source's and the reference's mean rating (NaN without one).
+    s_mean: f64,
+    r_mean: f64,
 }
 
 /// Per split: the used items' terms for a source whose counts are `counts(item)` (`None`: the
@@ -23,10 +26,18 @@ fn terms(sp: &HumanSplit, counts: &dyn Fn(usize) -> Option<Vec<u32>>) -> Vec<Opt
         .iter()
         .zip(&sp.q)
         .zip(&sp.h_r)
-        .map(|((&i, q), &h_r)| {
+        .enumerate()
+        .map(|(k, ((&i, q), &h_r))| {
             let c = counts(i)?;
             let p = normalize(&c)?;
+            let s_mean = sp
+                .values
+                .as_ref()
+                .and_then(|v| mean_var(&c, v))
+                .map_or(f64::NAN, |(m, _)| m);
             Some(ItemTerms {
+                s_mean,
+                r_mean: sp.r_mean.get(k).copied().unwrap_or(f64::NAN),
                 jsd: js_distance(&p, q),
                 kl: kl(q, &smoothed(&c, sp.alpha)),
                 maj: majority_agreement(&p, q),
@@ -62,15 +73,24 @@ fn level(items: &[Option<ItemTerms>], w: Option<&[u32]>, m: WorthMetric) -> Opti
         WorthMetric::Kl => Some(mean(&|t| t.kl)),
         WorthMetric::MajorityAgreement => Some(mean(&|t| t.maj)),
         WorthMetric::SquaredError => Some(mean(&|t| t.sq)),
-        WorthMetric::EntropyCorr => {
-            // A weighted Pearson over items (weights = resample multiplicities).
-            let (mx, my) = (mean(&|t| t.h_s), mean(&|t| t.h_r));
-            let sxy = mean(&|t| (t.h_s - mx) * (t.h_r - my));
-            let sxx = mean(&|t| (t.h_s - mx).powi(2));
-            let syy = mean(&|t| (t.h_r - my).powi(2));
-            (sxx > 1e-12 && syy > 1e-12).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
+        WorthMetric::MeanRatingSe => {
+            Some(mean(&|t| (t.s_mean - t.r_mean).powi(2))).filter(|v| v.is_finite())
         }
+        // A weighted Pearson over items (weights = resample multiplicities).
+        WorthMetric::EntropyCorr => pearson(&mean, &|t| t.h_s, &|t| t.h_r),
+        WorthMetric::MeanRatingCorr => pearson(&mean, &|t| t.s_mean, &|t| t.r_mean),
     }
+}
+
+type Field<'a> = &'a dyn Fn(&ItemTerms) -> f64;
+
+/// Pearson's r of two item terms under the weighted mean `mean`.
+fn pearson(mean: &dyn Fn(Field) -> f64, x: Field, y: Field) -> Option<f64> {
+    let (mx, my) = (mean(x), mean(y));
+    let sxy = mean(&|t| (x(t) - mx) * (y(t) - my));
+    let sxx = mean(&|t| (x(t) - mx).powi(2));
+    let syy = mean(&|t| (y(t) - my).powi(2));
+    (sxx > 1e-12 && syy > 1e-12).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
 }
 
 /// ν where the human curve reaches `level`, or which side of the curve the level lies on.
@@ -142,7 +162,8 @@ pub(super) fn measure(
 ) -> Measured {
     let per: Vec<Vec<Option<ItemTerms>>> = splits.iter().map(|sp| terms(sp, counts)).collect();
     let grid = &splits[0].grid;
-    let metrics = WorthMetric::ALL
+    let metrics = splits[0]
+        .metrics
         .iter()
         .enumerate()
         .map(|(mi, &metric)| {

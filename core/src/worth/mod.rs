@@ -48,6 +48,10 @@ pub enum WorthMetric {
     Kl,
     MajorityAgreement,
     SquaredError,
+    /// On a scale: (m_S − m_R)², the source's mean rating against the reference's.
+    MeanRatingSe,
+    /// On a scale: Pearson's r over items of the source's mean rating with the reference's.
+    MeanRatingCorr,
 }
 
 impl WorthMetric {
@@ -59,10 +63,15 @@ impl WorthMetric {
         WorthMetric::SquaredError,
     ];
 
+    /// The rating metrics, measured where the classes are read on a scale ([`WorthConfig::scale`]).
+    pub const RATING: [WorthMetric; 2] = [WorthMetric::MeanRatingSe, WorthMetric::MeanRatingCorr];
+
     /// The key in CSV and JSON output.
     pub fn key(self) -> &'static str {
         match self {
             WorthMetric::SquaredError => "squared_error",
+            WorthMetric::MeanRatingSe => "mean_rating_se",
+            WorthMetric::MeanRatingCorr => "mean_rating_corr",
             m => m.target().map(Metric::name).unwrap_or(""),
         }
     }
@@ -74,14 +83,16 @@ impl WorthMetric {
             WorthMetric::EntropyCorr => Some(Metric::EntropyCorr),
             WorthMetric::Kl => Some(Metric::Kl),
             WorthMetric::MajorityAgreement => Some(Metric::MajorityAgreement),
-            WorthMetric::SquaredError => None,
+            WorthMetric::SquaredError | WorthMetric::MeanRatingSe | WorthMetric::MeanRatingCorr => {
+                None
+            }
         }
     }
 
     fn lower_is_better(self) -> bool {
         !matches!(
             self,
-            WorthMetric::EntropyCorr | WorthMetric::MajorityAgreement
+            WorthMetric::EntropyCorr | WorthMetric::MajorityAgreement | WorthMetric::MeanRatingCorr
         )
     }
 }
@@ -105,6 +116,21 @@ pub struct WorthConfig {
     /// the default); `false`: over items only.
     #[serde(default = "yes")]
     pub over_annotators: bool,
+    /// The scale the human classes are on (`None`: unordered): the rating metrics
+    /// ([`WorthMetric::RATING`]) are measured too.
+    #[serde(default)]
+    pub scale: Option<crate::ratings::Scale>,
+}
+
+impl WorthConfig {
+    /// The metrics measured: the five of every file, and the rating ones on a scale.
+    pub fn metrics(&self) -> Vec<WorthMetric> {
+        let mut m = WorthMetric::ALL.to_vec();
+        if self.scale.is_some() {
+            m.extend(WorthMetric::RATING);
+        }
+        m
+    }
 }
 
 fn yes() -> bool {
@@ -121,6 +147,7 @@ impl Default for WorthConfig {
             bootstrap: 200,
             alpha: None,
             over_annotators: true,
+            scale: None,
         }
     }
 }
@@ -196,7 +223,9 @@ impl MetricWorth {
     /// The k with ν between k and k + 1 human votes where the mean human curve does not move
     /// from k to k + 1 (within 2% of its whole change): there a decimal ν says nothing the metric
     /// can tell — majority agreement between 1 and 2 votes, whose 1–1 ties score half.
+    /// The closed-form curves (the squared errors) are exact and strictly falling: never flat.
     pub fn unresolved(&self, nu: f64) -> Option<u32> {
+        self.metric.target()?;
         let k = nu.floor() as u32;
         let at = |n: u32| {
             self.human

@@ -166,10 +166,11 @@ pub(super) fn panel_of(
         bootstrap: 0,
         ..cfg.clone()
     };
+    let metrics = cfg.metrics();
     let mut curve: Vec<(WorthMetric, Vec<PanelPoint>)> =
-        WorthMetric::ALL.iter().map(|&m| (m, Vec::new())).collect();
+        metrics.iter().map(|&m| (m, Vec::new())).collect();
     for j in 1..=na {
-        let mut per_metric: Vec<Vec<f64>> = vec![Vec::new(); WorthMetric::ALL.len()];
+        let mut per_metric: Vec<Vec<f64>> = vec![Vec::new(); metrics.len()];
         for r in 0..subsets {
             let mut order: Vec<usize> = (0..na).collect();
             let mut rng = crate::sample::stream(cfg.seed, 0x3E_71, j as u64, r as u64);

@@ -19,6 +19,8 @@ pub fn title(m: WorthMetric) -> &'static str {
         WorthMetric::Kl => "KL(p_R ‖ p) in nats",
         WorthMetric::MajorityAgreement => "majority agreement with the reference",
         WorthMetric::SquaredError => "squared error ‖p − p_R‖²",
+        WorthMetric::MeanRatingSe => "mean rating's squared error (m − m_R)²",
+        WorthMetric::MeanRatingCorr => "mean rating's correlation with the reference",
     }
 }
 
@@ -29,6 +31,8 @@ fn y_desc(m: WorthMetric) -> &'static str {
         WorthMetric::Kl => "KL (nats)",
         WorthMetric::MajorityAgreement => "share of items",
         WorthMetric::SquaredError => "squared error",
+        WorthMetric::MeanRatingSe => "scale points²",
+        WorthMetric::MeanRatingCorr => "Pearson r",
     }
 }
 
@@ -40,6 +44,8 @@ pub fn label(m: WorthMetric) -> &'static str {
         WorthMetric::Kl => "KL",
         WorthMetric::MajorityAgreement => "majority agreement",
         WorthMetric::SquaredError => "squared error",
+        WorthMetric::MeanRatingSe => "mean rating's squared error",
+        WorthMetric::MeanRatingCorr => "mean rating's correlation",
     }
 }
 

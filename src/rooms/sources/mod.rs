@@ -99,11 +99,11 @@ fn measure(st: St, choice: Choice) {
             return;
         }
         match got {
-            Ok((files, name)) => src.start(
-                files,
-                name,
+            Ok(got) => src.start(
+                got,
                 st.seed.get_untracked(),
                 st.dataset.get_untracked(),
+                st.scale(),
             ),
             Err(e) => src.failed(e),
         }

@@ -80,7 +80,7 @@ pub(super) fn Result() -> impl IntoView {
                 <span class="swatch" style="background:#d97706"></span>" the source's level; the dot is where the curve reaches it (ν), the shade its 95% interval"
             </p>
             <section class="charts sources-charts" id="sources-charts">
-                {WorthMetric::ALL.iter().map(|&m| view! { <WorthChart metric=m /> }).collect_view()}
+                {r.report.worth.metrics.iter().map(|m| view! { <WorthChart metric=m.metric /> }).collect_view()}
             </section>
             <PanelView r=r.clone() />
         })
@@ -121,9 +121,12 @@ fn PanelView(r: Arc<Measured>) -> impl IntoView {
         return view! { <p class="hint" id="sources-no-panel">{why}</p> }.into_any();
     };
     let pool = r.report.worth.pool;
-    let head = WorthMetric::ALL
+    let head = r
+        .report
+        .worth
+        .metrics
         .iter()
-        .map(|&m| view! { <th>{chart::label(m)}</th> })
+        .map(|m| view! { <th>{chart::label(m.metric)}</th> })
         .collect_view();
     let rows = p
         .annotators

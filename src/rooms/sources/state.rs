@@ -143,9 +143,19 @@ impl SourcesSt {
     }
 
     /// Sends the measurement of `files` (named `source` in the room) on `dataset`'s votes to the
-    /// first curve worker.
-    pub fn start(&self, files: Vec<(String, String)>, source: String, seed: u64, dataset: String) {
-        let config = self.config(seed);
+    /// first curve worker; on a `scale` (the classes as the Target room reads them) the rating
+    /// metrics are measured too.
+    pub fn start(
+        &self,
+        (files, source): (Vec<(String, String)>, String),
+        seed: u64,
+        dataset: String,
+        scale: Option<annosat_core::ratings::Scale>,
+    ) {
+        let config = WorthConfig {
+            scale,
+            ..self.config(seed)
+        };
         self.asked.set(Some(Asked {
             config: config.clone(),
             subsets: SUBSETS,

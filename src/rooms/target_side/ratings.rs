@@ -35,10 +35,14 @@ pub fn ScaleToggle() -> impl IntoView {
     };
     move || {
         classes().map(|classes| {
+            let declared = st.declared_scale();
             let detected = Scale::detect(&classes);
-            let auto = match &detected {
-                Some(s) => format!("a {} scale (the class names are numbers)", s.range()),
-                None => "unordered classes (the class names are not numbers)".into(),
+            let auto = match (&detected, declared) {
+                (Some(_), Some(ScaleKind::Nominal)) => {
+                    "unordered classes (the dataset's numbers are codes, not a scale)".into()
+                }
+                (Some(s), _) => format!("a {} scale (the class names are numbers)", s.range()),
+                (None, _) => "unordered classes (the class names are not numbers)".into(),
             };
             let ordered = format!(
                 "ordered as listed: {} = 1 … {} = {}",
@@ -62,16 +66,21 @@ pub fn ScaleToggle() -> impl IntoView {
                 });
                 st.compute();
             };
-            let unordered = detected
-                .is_some()
-                .then(|| view! { <option value="nominal">"unordered classes"</option> });
+            // Numbers read as a scale by default can be read as unordered, and codes as numbers.
+            let other = match (&detected, declared) {
+                (Some(s), Some(ScaleKind::Nominal)) => Some(view! {
+                    <option value="interval">{format!("a {} scale (the class names' numbers)", s.range())}</option>
+                }.into_any()),
+                (Some(_), _) => Some(view! { <option value="nominal">"unordered classes"</option> }.into_any()),
+                (None, _) => None,
+            };
             view! {
                 <p class="scale-toggle">
                     <label>"Classes read as "
                         <select id="scale" prop:value=value on:change=change>
                             <option value="auto">{auto}</option>
                             <option value="ordinal">{ordered}</option>
-                            {unordered}
+                            {other}
                         </select>
                     </label>
                 </p>
