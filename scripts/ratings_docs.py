@@ -41,6 +41,11 @@ def run_min_votes(votes):
     return min(sum(int(x) for x in r[1:]) for r in rows_of(votes))
 
 
+def sb_at(icc, k):
+    """The Spearman–Brown prediction at k raters from the single-rater ICC."""
+    return None if icc is None else k * icc / (1 + (k - 1) * icc)
+
+
 def f(v, d=3):
     return "—" if v is None else f"{v:.{d}f}"
 
@@ -86,6 +91,13 @@ def section(bin_, name, title, votes):
                    f"the N-rater mean stays below reliability 0.9 up to N = {last}")
     names = {"gwet_ac1": "Gwet's AC1", "gwet_ac2_ordinal": "AC2 ordinal", "gwet_ac2_linear": "AC2 linear",
              "gwet_ac2_quadratic": "AC2 quadratic"}
+    krr = [p for p in r["metrics"]["krr"] if p["mean"] is not None]
+    if krr:
+        lines.append("kRR, two disjoint groups of k raters' mean ratings correlated over the items (Spearman–Brown at k "
+                     "in brackets): " + "; ".join(
+                         f"k = {p['n']}: {f(p['mean'])} ({f(sb_at(r['icc1'], p['n']))})"
+                         for p in krr) + ".")
+        lines.append("")
     lines.append("Headline (`annosat ratings`, 95% intervals over 200 item resamples):")
     lines.append("")
     lines += [f"- {x['sentence']}" for x in r["answers"]]

@@ -112,11 +112,7 @@ pub fn Controls() -> impl IntoView {
     };
     let export_csv = move |_| {
         if let Some(c) = st.curves.get_untracked() {
-            export::download_text(
-                &c.to_csv(),
-                "text/csv",
-                &format!("annosat-{}-curves.csv", st.dataset.get_untracked()),
-            );
+            export::download_text(&c.to_csv(), "text/csv", &st.export_name("curves", "csv"));
         }
     };
     view! {

@@ -178,10 +178,20 @@ pub fn points_figure(
                     data-metric=key aria-label=title></canvas>
                 {marker}
             </div>
-            <figcaption>
-                <button class="link" on:click=export_png data-export="png">"PNG"</button>
-                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
-            </figcaption>
+            {caption(export_png, export_svg)}
         </figure>
+    }
+}
+
+/// A panel's caption: its PNG and SVG download buttons.
+pub fn caption(
+    png: impl Fn(web_sys::MouseEvent) + 'static,
+    svg: impl Fn(web_sys::MouseEvent) + 'static,
+) -> impl IntoView {
+    view! {
+        <figcaption>
+            <button class="link" on:click=png data-export="png">"PNG"</button>
+            <button class="link" on:click=svg data-export="svg">"SVG"</button>
+        </figcaption>
     }
 }

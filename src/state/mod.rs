@@ -218,6 +218,11 @@ impl St {
         format!("{ds}|{name}|{}|{}", size.0, size.1)
     }
 
+    /// A download's file name: `annosat-<dataset>-<what>.<ext>` (a chart's PNG or SVG, a CSV).
+    pub fn export_name(&self, what: &str, ext: &str) -> String {
+        format!("annosat-{}-{what}.{ext}", self.dataset.get_untracked())
+    }
+
     pub fn entry(&self, name: &str) -> Option<IndexEntry> {
         self.index
             .with_untracked(|i| i.iter().find(|e| e.name == name).cloned())

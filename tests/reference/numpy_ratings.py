@@ -6,7 +6,8 @@ item's ratings are permuted with numpy's generator (random keys sorted: the firs
 permutation are a draw without replacement); the metrics come from numpy and scipy — Spearman's ρ
 from scipy.stats.spearmanr, ICC(1,k) from the one-way ANOVA's mean squares written out from the
 sampled ratings, the Wasserstein-1 distance from the cumulative shares, checked equal to
-scipy.stats.wasserstein_distance (to 1e-9) on the first 200 items at every N of the first repeat.
+scipy.stats.wasserstein_distance (to 1e-9) on the first 200 items at every N of the first repeat;
+kRR at k from scipy.stats.pearsonr of the mean ratings of the first k and the next k of N = 2k.
 
   numpy_ratings.py curves VOTES.csv --n 1,10 --repeats R   -> JSON {metric: {n: {mean, sd}}}
   numpy_ratings.py icc VOTES.csv                           -> JSON {icc1, icc1k, k} via pingouin
@@ -21,7 +22,7 @@ import sys
 
 import numpy as np
 from reference_cli import add_curves
-from scipy.stats import spearmanr, wasserstein_distance
+from scipy.stats import pearsonr, spearmanr, wasserstein_distance
 
 
 def read_wide(path):
@@ -53,6 +54,9 @@ def curves(args):
     rng = np.random.default_rng(args.seed)
     names = ["mean_error", "mean_rmse", "reliability", "rank_corr", "wasserstein"]
     per = {m: {n: [] for n in grid} for m in names}
+    # kRR: two disjoint groups of k raters (the first k and the next k of N = 2k drawn ratings),
+    # Pearson's r of their mean ratings over the items.
+    per["krr"] = {n // 2: [] for n in grid if n % 2 == 0}
     checked = 0
     for r in range(args.repeats):
         # A uniform permutation of each item's ratings: sort random keys, padding last.
@@ -80,6 +84,10 @@ def curves(args):
             per["wasserstein"][n].append(w1.mean())
             if len(keep) > 1 and np.ptp(m_n) > 0 and np.ptp(m) > 0:
                 per["rank_corr"][n].append(spearmanr(m_n, m).statistic)
+            if n % 2 == 0 and len(keep) >= 3:
+                a, b = x[:, : n // 2].mean(axis=1), x[:, n // 2:].mean(axis=1)
+                if np.ptp(a) > 0 and np.ptp(b) > 0:
+                    per["krr"][n // 2].append(pearsonr(a, b).statistic)
             if n >= 2 and len(keep) >= 2:
                 grand = x.mean()
                 msb = n * ((m_n - grand) ** 2).sum() / (len(keep) - 1)
@@ -87,9 +95,9 @@ def curves(args):
                 if msb > 0:
                     per["reliability"][n].append((msb - msw) / msb)
     out = {"scipy_wasserstein_checked": checked}
-    for m in names:
+    for m in names + ["krr"]:
         out[m] = {}
-        for n in grid:
+        for n in per[m]:
             v = np.array(per[m][n])
             out[m][str(n)] = None if len(v) == 0 else {
                 "mean": float(v.mean()), "sd": float(v.std(ddof=1)) if len(v) > 1 else 0.0}

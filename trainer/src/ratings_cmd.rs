@@ -17,8 +17,9 @@ pub struct Args {
     #[command(flatten)]
     scale: ScaleArgs,
     /// Output: csv prints `n,metric,mean,lo,hi` (undefined values as empty cells); json adds the
-    /// standard deviation, items per N, the closed-form RMSE, the single-rater ICC and the
-    /// Spearman–Brown prediction.
+    /// standard deviation, items per N, the closed-form RMSE, the single-rater ICC, the
+    /// Spearman–Brown prediction and kRR, the k-rater reliability of two disjoint groups (`krr`,
+    /// its `n` is k).
     #[arg(long, value_enum, default_value = "csv")]
     format: Format,
     /// The headline's precision: raters per item for the mean rating within ± this many scale
@@ -104,10 +105,12 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 pub fn to_json(c: &RatingCurves) -> serde_json::Value {
-    let metrics: serde_json::Map<String, serde_json::Value> = RatingMetric::ALL
+    let mut metrics: serde_json::Map<String, serde_json::Value> = RatingMetric::ALL
         .iter()
         .map(|&m| (m.name().to_string(), json!(c.points(m))))
         .collect();
+    // kRR's points are at k raters per group (from N = 2k drawn ratings).
+    metrics.insert("krr".into(), json!(c.krr_points()));
     let expected_rmse: Vec<f64> = c.expected_mse.iter().map(|v| v.sqrt()).collect();
     let spearman_brown: Vec<Option<f64>> = c.grid.iter().map(|&n| c.spearman_brown(n)).collect();
     json!({

@@ -30,6 +30,13 @@ fn agrees_with_numpy(name: &str, grid: &str) {
     let points = grid.split(',').count() * METRICS.len();
     // Reliability is undefined with one rater; everything else is compared.
     assert_eq!(checked, points - 1, "{name}");
+    // kRR at every k with 2k in the grid.
+    let krr = assert_curves_match(&ours, &theirs, &["krr"], (100.0, 200.0), false);
+    let even = grid
+        .split(',')
+        .filter(|n| n.parse::<u32>().unwrap() % 2 == 0)
+        .count();
+    assert_eq!(krr, even, "{name}: kRR");
     println!("{name}: {checked} points agree with numpy/scipy");
 }
 

@@ -17,6 +17,7 @@
 //!   all ratings' shares, Σ |F_N − F| · gap over the scale's steps (F the cumulative shares).
 
 use super::metric::RatingMetric;
+use super::ranks::{key_ranks, steps};
 use super::scale::Scale;
 use crate::curves::cap::reference_votes;
 use crate::curves::{grid_of, quantile, CurveConfig, CurveError, Reference};
@@ -58,39 +59,32 @@ pub struct RatingCurves {
     pub expected_mse: Vec<f64>,
     /// The single-rater ICC(1) of all the ratings (one-way, unbalanced: k₀ raters per item).
     pub icc1: Option<f64>,
+    /// k-rater reliability: at each even grid N = 2k, the first k of an item's N drawn ratings
+    /// and the next k are two disjoint groups of raters, and `krr[j][r]` is Pearson's r over the
+    /// items between the two groups' mean ratings (k = `krr_k[j]`) — the reliability of a k-rater
+    /// mean measured by split halves (Wong, Paritosh & Aroyo 2021's kRR, with Pearson's r as the
+    /// two aggregates' agreement), beside the Spearman–Brown prediction at k.
+    #[serde(default)]
+    pub krr_k: Vec<u32>,
+    #[serde(default)]
+    pub krr: Vec<Vec<Option<f64>>>,
 }
 
 impl RatingCurves {
     pub fn point(&self, m: RatingMetric, g: usize) -> RatingPoint {
-        let mut v: Vec<f64> = self.values[m as usize][g]
+        summary(&self.values[m as usize][g], self.grid[g], self.items[g])
+    }
+
+    /// kRR at each k (`n` is k; `items` those with at least 2k ratings).
+    pub fn krr_points(&self) -> Vec<RatingPoint> {
+        self.krr_k
             .iter()
-            .flatten()
-            .copied()
-            .collect();
-        let (n, items) = (self.grid[g], self.items[g]);
-        if v.is_empty() {
-            let (mean, lo, hi, sd) = (None, None, None, None);
-            return RatingPoint {
-                n,
-                mean,
-                lo,
-                hi,
-                sd,
-                items,
-            };
-        }
-        v.sort_by(f64::total_cmp);
-        let k = v.len() as f64;
-        let mean = v.iter().sum::<f64>() / k;
-        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
-        RatingPoint {
-            n,
-            mean: Some(mean),
-            lo: Some(quantile(&v, 0.025)),
-            hi: Some(quantile(&v, 0.975)),
-            sd: Some(var.sqrt()),
-            items,
-        }
+            .zip(&self.krr)
+            .map(|(&k, v)| {
+                let g = self.grid.iter().position(|&n| n == 2 * k).unwrap_or(0);
+                summary(v, k, self.items[g])
+            })
+            .collect()
     }
 
     pub fn points(&self, m: RatingMetric) -> Vec<RatingPoint> {
@@ -121,6 +115,9 @@ impl RatingCurves {
             if !fits {
                 return Err("rating curve parts do not fit together".into());
             }
+            for (mine, theirs) in all.krr.iter_mut().zip(p.krr) {
+                mine.extend(theirs);
+            }
             for (mine, theirs) in all.values.iter_mut().zip(p.values) {
                 for (a, b) in mine.iter_mut().zip(theirs) {
                     a.extend(b);
@@ -136,6 +133,35 @@ impl RatingCurves {
         let r = self.icc1?;
         let k = n as f64;
         Some(k * r / (1.0 + (k - 1.0) * r))
+    }
+}
+
+/// One point from the repeats' values `v` (`None`s skipped).
+fn summary(v: &[Option<f64>], n: u32, items: usize) -> RatingPoint {
+    let mut v: Vec<f64> = v.iter().flatten().copied().collect();
+    if v.is_empty() {
+        let none = None;
+        let (mean, lo, hi, sd) = (none, none, none, none);
+        return RatingPoint {
+            n,
+            mean,
+            lo,
+            hi,
+            sd,
+            items,
+        };
+    }
+    v.sort_by(f64::total_cmp);
+    let k = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / k;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
+    RatingPoint {
+        n,
+        mean: Some(mean),
+        lo: Some(quantile(&v, 0.025)),
+        hi: Some(quantile(&v, 0.975)),
+        sd: Some(var.sqrt()),
+        items,
     }
 }
 
@@ -265,8 +291,28 @@ pub fn compute_part(
     }
     let mut ranker = Vec::new();
     let (first, count) = (part.start, part.len());
+    // kRR at each even grid N = 2k: per repeat, Σa, Σb, Σa², Σb², Σab and the count.
+    let krr_at: Vec<Option<usize>> = {
+        let mut j = 0;
+        grid.iter()
+            .map(|&n| {
+                (n % 2 == 0).then(|| {
+                    j += 1;
+                    j - 1
+                })
+            })
+            .collect()
+    };
+    let krr_k: Vec<u32> = grid
+        .iter()
+        .filter(|&&n| n % 2 == 0)
+        .map(|&n| n / 2)
+        .collect();
+    let mut krr = vec![Vec::with_capacity(part.len()); krr_k.len()];
+    let mut prefix = vec![0.0f64; grid.last().map_or(0, |&n| n as usize) + 1];
     for r in part {
         let mut sums = vec![Sums::default(); grid.len()];
+        let mut halves = vec![[0.0f64; 6]; krr_k.len()];
         for f in &facts {
             left.copy_from_slice(table.counts(f.row));
             drawn.fill(0);
@@ -287,6 +333,7 @@ pub fn compute_part(
                         key += st[c];
                     }
                     taken += 1;
+                    prefix[taken as usize] = s;
                 }
                 let nn = n as f64;
                 let m = s / nn;
@@ -307,6 +354,14 @@ pub fn compute_part(
                 t.m += m;
                 t.mm += m * m;
                 t.within += (q - s * s / nn).max(0.0);
+                if let Some(j) = krr_at[g] {
+                    let a = prefix[n as usize / 2];
+                    let b = s - a;
+                    let h = &mut halves[j];
+                    for (x, v) in h.iter_mut().zip([a, b, a * a, b * b, a * b, 1.0]) {
+                        *x += v;
+                    }
+                }
                 if steps.is_some() {
                     t.keys.push(key);
                 } else {
@@ -334,6 +389,9 @@ pub fn compute_part(
                 values[m][g].push(v);
             }
         }
+        for (j, h) in halves.iter().enumerate() {
+            krr[j].push(pearson_of_sums(h));
+        }
         progress((r + 1 - first) as f64 / count as f64);
     }
     Ok(RatingCurves {
@@ -346,54 +404,9 @@ pub fn compute_part(
         items,
         expected_mse,
         icc1: icc1(table, scale),
+        krr_k,
+        krr,
     })
-}
-
-/// Most steps a scale may have for [`steps`] (a 0–100 slider in whole points has 100).
-const MAX_STEPS: f64 = 1000.0;
-
-/// Each class's whole number of steps above the lowest value, where every value is lowest + d·k
-/// (d the smallest gap, k whole, up to [`MAX_STEPS`]): then N ratings' sum is lowest·N + d·(their
-/// steps' sum), so a repeat ranks its items' N-rater means by counting the sums of steps
-/// ([`key_ranks`]) instead of sorting the means — the same ranks, since the mean grows with the
-/// sum. `None` for values off any such grid (then the means are sorted).
-fn steps(scale: &Scale) -> Option<Vec<u32>> {
-    let asc = scale.ascending();
-    let low = scale.values[asc[0]];
-    let d = asc
-        .windows(2)
-        .map(|w| scale.values[w[1]] - scale.values[w[0]])
-        .fold(f64::INFINITY, f64::min);
-    if !(d > 0.0 && d.is_finite()) {
-        return None;
-    }
-    scale
-        .values
-        .iter()
-        .map(|&v| {
-            let k = (v - low) / d;
-            let whole = k.round();
-            ((k - whole).abs() < 1e-9 && whole <= MAX_STEPS).then_some(whole as u32)
-        })
-        .collect()
-}
-
-/// Average ranks (1-based, ties given their mean rank, as [`ranks`]) of whole-number keys in
-/// 0..=`top`, by counting; `count` is reused between calls.
-fn key_ranks(keys: &[u32], top: usize, count: &mut Vec<f64>) -> Vec<f64> {
-    count.clear();
-    count.resize(top + 1, 0.0);
-    for &k in keys {
-        count[k as usize] += 1.0;
-    }
-    // count[k] becomes the average rank of key k: the keys below it, then the middle of its own.
-    let mut below = 0.0;
-    for c in count.iter_mut() {
-        let here = *c;
-        *c = below + (here + 1.0) / 2.0;
-        below += here;
-    }
-    keys.iter().map(|&k| count[k as usize]).collect()
 }
 
 fn item_facts(table: &VoteTable, i: usize, scale: &Scale, asc: &[usize]) -> ItemFacts {
@@ -427,6 +440,16 @@ fn item_facts(table: &VoteTable, i: usize, scale: &Scale, asc: &[usize]) -> Item
         cum,
         var,
     }
+}
+
+/// Pearson's r from [Σa, Σb, Σa², Σb², Σab, count]; undefined for fewer than 3 items or no spread.
+fn pearson_of_sums(&[a, b, aa, bb, ab, c]: &[f64; 6]) -> Option<f64> {
+    if c < 3.0 {
+        return None;
+    }
+    let sab = ab - a * b / c;
+    let (saa, sbb) = (aa - a * a / c, bb - b * b / c);
+    (saa > 1e-12 && sbb > 1e-12).then(|| (sab / (saa * sbb).sqrt()).clamp(-1.0, 1.0))
 }
 
 /// ICC(1,k) of `count` items' k = `n`-rater means: (MSB − MSW)/MSB from the one-way ANOVA;

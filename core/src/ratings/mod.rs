@@ -6,6 +6,7 @@
 pub mod answer;
 pub mod curves;
 pub mod metric;
+mod ranks;
 pub mod report;
 pub mod scale;
 

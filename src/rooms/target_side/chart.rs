@@ -102,10 +102,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
         }
     };
     // What the exports draw: the panel as shown, with the N marker drawn in.
-    let file = move |ext: &str| {
-        let dataset = st.dataset.get_untracked();
-        format!("annosat-{dataset}-{}.{ext}", metric.name())
-    };
+    let file = move |ext: &str| st.export_name(metric.name(), ext);
     let export_png = move |_| {
         let (Some(el), Some(v)) = (canvas.get(), untrack(shown)) else {
             return;
@@ -138,10 +135,7 @@ pub fn CurveChart(metric: Metric) -> impl IntoView {
                 {marker}
                 {move || tip.get().map(|(x, t)| view! { <div class="tooltip" style=format!("left:{x:.0}px")>{t}</div> })}
             </div>
-            <figcaption>
-                <button class="link" on:click=export_png data-export="png">"PNG"</button>
-                <button class="link" on:click=export_svg data-export="svg">"SVG"</button>
-            </figcaption>
+            {figure::caption(export_png, export_svg)}
         </figure>
     }
 }

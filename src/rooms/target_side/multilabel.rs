@@ -112,13 +112,7 @@ fn MlReadouts() -> impl IntoView {
 #[component]
 fn MlChart(metric: MlMetric) -> impl IntoView {
     let st = expect_context::<St>();
-    let file = move |ext: &str| {
-        format!(
-            "annosat-{}-{}.{ext}",
-            st.dataset.get_untracked(),
-            metric.name()
-        )
-    };
+    let file = move |ext: &str| st.export_name(metric.name(), ext);
     let panel = move || {
         let items = st.target.item_band.get();
         st.ml

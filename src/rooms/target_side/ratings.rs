@@ -131,14 +131,8 @@ fn RatingCard() -> impl IntoView {
                 })
                 .collect::<Vec<_>>();
             let csv = c.to_csv();
-            let dataset = st.dataset.get_untracked();
-            let download = move |_| {
-                crate::export::download_text(
-                    &csv,
-                    "text/csv",
-                    &format!("annosat-{dataset}-ratings.csv"),
-                )
-            };
+            let name = st.export_name("ratings", "csv");
+            let download = move |_| crate::export::download_text(&csv, "text/csv", &name);
             let took = format!(
                 "{} repeats per N, computed in {:.0} ms.",
                 c.repeats,
@@ -170,8 +164,15 @@ fn AtN() -> impl IntoView {
             let c = &r.as_ref()?.curves;
             let g = c.grid.iter().position(|&x| x == n)?;
             let v = |m: RatingMetric| fmt(c.point(m, g).mean);
+            // Two disjoint groups of N raters, where the curves drew 2N.
+            let krr = c
+                .krr_points()
+                .into_iter()
+                .find(|p| p.n == n)
+                .map(|p| format!(" Two disjoint groups of {n} raters' means correlate at r = {} over {} items (kRR).", fmt(p.mean), p.items))
+                .unwrap_or_default();
             Some(format!(
-                "At N = {n} ({} items with that many ratings): mean-rating error {}, RMSE {} (closed form {:.3}), reliability {} (Spearman–Brown {}), rank correlation {}, Wasserstein {}.",
+                "At N = {n} ({} items with that many ratings): mean-rating error {}, RMSE {} (closed form {:.3}), reliability {} (Spearman–Brown {}), rank correlation {}, Wasserstein {}.{krr}",
                 c.items[g],
                 v(RatingMetric::MeanError),
                 v(RatingMetric::MeanRmse),
@@ -191,13 +192,7 @@ fn AtN() -> impl IntoView {
 #[component]
 fn RatingChart(metric: RatingMetric) -> impl IntoView {
     let st = expect_context::<St>();
-    let file = move |ext: &str| {
-        format!(
-            "annosat-{}-{}.{ext}",
-            st.dataset.get_untracked(),
-            metric.name()
-        )
-    };
+    let file = move |ext: &str| st.export_name(metric.name(), ext);
     let panel = move || {
         st.ratings
             .report
