@@ -100,37 +100,48 @@ fn one_rating_per_item_says_why_there_is_no_answer() {
 
 /// KonIQ-10k (93–157 ratings per image) cut to 3, 5 and 10 ratings per image, 10 cuts each: the
 /// few-rating answer's interval holds the answer from all the ratings.
-#[test]
-fn few_ratings_of_koniq_give_the_answer_all_its_ratings_give() {
-    let Some(path) = [
+/// KonIQ-10k's ratings (the data folder's, else the incoming folder beside it).
+fn koniq() -> Option<annosat_core::VoteTable> {
+    let path = [
         common::data_dir(),
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/incoming"),
     ]
     .iter()
     .map(|d| d.join("koniq10k/votes.csv"))
-    .find(|p| p.exists()) else {
+    .find(|p| p.exists())?;
+    let bytes = std::fs::read(path).unwrap();
+    Some(
+        annosat_core::parse_votes(&bytes, &annosat_core::ImportOptions::default())
+            .unwrap()
+            .0,
+    )
+}
+
+/// `table` with every item cut to `m` of its ratings (seeded by `cut`).
+fn cut_to(table: &annosat_core::VoteTable, m: u32, cut: u64) -> annosat_core::VoteTable {
+    let mut counts = Vec::new();
+    for i in 0..table.num_items() {
+        let mut rng = annosat_core::sample::stream(cut, 0x7A9, i as u64, m as u64);
+        let c = annosat_core::sample::subsample_counts(table.counts(i), m, &mut rng);
+        counts.extend(c.unwrap());
+    }
+    annosat_core::VoteTable::new(table.classes().to_vec(), table.item_ids().to_vec(), counts)
+}
+
+/// KonIQ-10k (93–157 ratings per image) cut to 3, 5 and 10 ratings per image, 10 cuts each: the
+/// few-rating answer's interval holds the answer from all the ratings.
+#[test]
+fn few_ratings_of_koniq_give_the_answer_all_its_ratings_give() {
+    let Some(table) = koniq() else {
         eprintln!("skipped: no KonIQ-10k votes");
         return;
     };
-    let bytes = std::fs::read(path).unwrap();
-    let (table, _) =
-        annosat_core::parse_votes(&bytes, &annosat_core::ImportOptions::default()).unwrap();
     let (eps, rho) = (0.1, 0.9);
     let full = answers(&table, &scale(), eps, rho, 0, 0);
     for m in [3u32, 5, 10] {
         let mut held = [0u32; 2];
         for cut in 0..10u64 {
-            let mut counts = Vec::new();
-            for i in 0..table.num_items() {
-                let mut rng = annosat_core::sample::stream(cut, 0x7A9, i as u64, m as u64);
-                let c = annosat_core::sample::subsample_counts(table.counts(i), m, &mut rng);
-                counts.extend(c.unwrap());
-            }
-            let few = annosat_core::VoteTable::new(
-                table.classes().to_vec(),
-                table.item_ids().to_vec(),
-                counts,
-            );
+            let few = cut_to(&table, m, cut);
             let a = answers(&few, &scale(), eps, rho, 200, cut);
             for k in 0..2 {
                 let t = full[k].n.unwrap();
@@ -181,4 +192,51 @@ fn a_budgets_interval_holds_the_populations_precision_and_reliability() {
         let share = h as f64 / DATASETS as f64;
         assert!((0.90..=0.995).contains(&share), "{share}");
     }
+}
+
+/// KonIQ-10k cut to 5 ratings per image, its rating curves extrapolated to 100 ratings through
+/// the fitted prior, against the curves of all its ratings (93–157) at N = 5, 10, 20, 50.
+#[test]
+fn koniqs_rating_curves_extrapolated_from_5_ratings_match_all_its_ratings() {
+    use annosat_core::curves::CurveConfig;
+    use annosat_core::ratings::{compute, extrapolated, RatingMetric};
+    let Some(table) = koniq() else {
+        eprintln!("skipped: no KonIQ-10k votes");
+        return;
+    };
+    let cfg = CurveConfig {
+        grid: vec![5, 10, 20, 50],
+        repeats: 20,
+        ..Default::default()
+    };
+    let all = compute(&table, &scale(), &cfg, &mut |_| {}).unwrap();
+    let few = cut_to(&table, 5, 0);
+    let prior = annosat_core::extrapolate::fit(
+        &few,
+        annosat_core::extrapolate::Components::Auto { max: 4 },
+        42,
+    )
+    .unwrap();
+    let ext = extrapolated(&few, &scale(), &prior, (100, 10), &cfg).unwrap();
+    let mut worst: f64 = 0.0;
+    for m in [
+        RatingMetric::MeanError,
+        RatingMetric::Reliability,
+        RatingMetric::RankCorr,
+        RatingMetric::Wasserstein,
+    ] {
+        for g in 0..cfg.grid.len() {
+            let (a, e) = (all.point(m, g), ext.point(m, g));
+            let (a, e) = (a.mean.unwrap(), e.mean.unwrap());
+            let rel = (e - a).abs() / a.abs();
+            worst = worst.max(rel);
+            println!(
+                "KonIQ-10k from 5 ratings, extrapolated to 100: {} at N = {}: {e:.4} (all ratings: {a:.4}, {:+.1}%)",
+                m.name(),
+                cfg.grid[g],
+                100.0 * (e - a) / a
+            );
+        }
+    }
+    assert!(worst <= 0.10, "worst relative error {worst}");
 }

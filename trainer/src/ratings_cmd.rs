@@ -6,8 +6,13 @@
 use crate::format::Format;
 use crate::shared_args::{ScaleArgs, SubsampleArgs};
 use annosat_core::curves::CurveConfig;
+use annosat_core::extrapolate::{Components, ReferenceVotes};
 use annosat_core::ratings::{self, RatingCurves, RatingMetric};
 use anyhow::{bail, Result};
+
+/// Posterior tables the extrapolated rating curves' repeats are spread over (`extrapolate`'s
+/// default `--draws`).
+const EXTRAPOLATION_DRAWS: u32 = 10;
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -39,6 +44,10 @@ pub struct Args {
     /// The items the --budget is spread over (default: the file's items).
     #[arg(long, value_name = "I")]
     items: Option<usize>,
+    /// The rating curves a file would give with M ratings per item, through the prior `annosat
+    /// extrapolate` fits (10 posterior tables share the repeats; docs/ratings.md).
+    #[arg(long, value_name = "M", value_parser = crate::curve_args::parse_reference)]
+    reference_votes: Option<annosat_core::extrapolate::ReferenceVotes>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -64,7 +73,21 @@ pub fn run(a: Args) -> Result<()> {
     if !(0.0 < a.reliability && a.reliability < 1.0) {
         bail!("--reliability must be between 0 and 1");
     }
-    let c = ratings::compute(&table, &scale, &cfg, &mut |_| {})?;
+    let c = match a.reference_votes {
+        None => ratings::compute(&table, &scale, &cfg, &mut |_| {})?,
+        Some(ReferenceVotes::Votes(m)) if m >= 2 => {
+            let prior =
+                annosat_core::extrapolate::fit(&table, Components::Auto { max: 4 }, a.sub.seed)?;
+            eprintln!(
+                "note: extrapolated: the rating curves of tables drawn from the fitted prior ({} Dirichlet component(s)) with {m} ratings per item; the band covers the repeats and the items' uncertain distributions, not which items were rated",
+                prior.components.len()
+            );
+            ratings::extrapolated(&table, &scale, &prior, (m, EXTRAPOLATION_DRAWS), &cfg)?
+        }
+        Some(_) => {
+            bail!("--reference-votes for ratings takes a number of ratings per item, at least 2")
+        }
+    };
     let basis = ratings::RatingBasis::of(&table, &scale, a.bootstrap, a.sub.seed);
     let answers = [
         basis.answer(ratings::RatingGoal::Precision, a.precision),
@@ -81,7 +104,7 @@ pub fn run(a: Args) -> Result<()> {
     // Without --n the curves stop where 80% of the items still have the ratings (as `curves`).
     let most = table.max_total();
     let last = c.grid.last().copied().unwrap_or(0);
-    if a.sub.n.is_empty() && last < most {
+    if a.sub.n.is_empty() && last < most && a.reference_votes.is_none() {
         eprintln!(
             "note: N runs to {last}, the count 80% of items reach (up to {most}; --n goes further); every item's reference is all of its ratings"
         );

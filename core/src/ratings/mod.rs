@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod curves;
+pub mod extrapolated;
 pub mod metric;
 mod ranks;
 pub mod report;
@@ -12,6 +13,7 @@ pub mod scale;
 
 pub use answer::{answers, RatingAnswer, RatingBasis, RatingBudget, RatingGoal};
 pub use curves::{compute, compute_part, RatingCurves, RatingPoint};
+pub use extrapolated::extrapolated;
 pub use metric::RatingMetric;
 pub use report::{RatingReport, DEFAULT_PRECISION, DEFAULT_RELIABILITY};
 pub use scale::{Scale, ScaleKind};
