@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 truth=$(mktemp)
 trap 'rm -f "$truth"' EXIT
 cargo test -q --locked --profile native -p annosat-core --test rating_answers -- --nocapture 2>&1 \
-  | grep -oE '(population|KonIQ-10k cut|KonIQ-10k from).*' > "$truth"
+  | grep -oE '(population|KonIQ-10k cut|KonIQ-10k from|rating curves at N).*' > "$truth"
 python3 scripts/ratings_docs.py "$bin" "$ANNOSAT_DATA" docs/ratings.md "$truth"
 echo "ratings-docs: $(( $(date +%s) - start )) s" >&2

@@ -706,7 +706,16 @@ fn rating_parts_are_one_answer_equal_to_the_whole_report_and_stale_ones_are_drop
     assert_eq!(answers[..2], [None, None], "not before every part is in");
     let whole = RatingReport::of(&t, &scale, &cfg, 0..cfg.repeats, &mut |_| {}).unwrap();
     match answers.pop().flatten() {
-        Some(Answer::Ratings { report, .. }) => assert_eq!(*report, whole),
+        Some(Answer::Ratings { report, .. }) => {
+            // The bootstrap's sums add in another order in parts: equal to rounding.
+            let (mut got, mut want) = (*report, whole);
+            for (x, y) in got.curves.boot.iter().zip(&want.curves.boot) {
+                assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0));
+            }
+            got.curves.boot.clear();
+            want.curves.boot.clear();
+            assert_eq!(got, want);
+        }
         other => panic!("{other:?}"),
     }
 }

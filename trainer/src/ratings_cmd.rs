@@ -34,7 +34,7 @@ pub struct Args {
     /// The headline's reliability: raters per item for the N-rater mean's ICC to reach this.
     #[arg(long, default_value_t = ratings::DEFAULT_RELIABILITY)]
     reliability: f64,
-    /// Item resamples for the headlines' 95% intervals over items (0: none).
+    /// Item resamples for the headlines' and the curves' 95% intervals over items (0: none).
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
     /// A budget to plan: this many ratings in all, spread evenly over --items items; says how
@@ -65,6 +65,7 @@ pub fn run(a: Args) -> Result<()> {
         grid: a.sub.n.clone(),
         repeats: a.sub.repeats,
         seed: a.sub.seed,
+        bootstrap: a.bootstrap,
         ..Default::default()
     };
     if !(a.precision > 0.0 && a.precision.is_finite()) {
@@ -128,9 +129,22 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 pub fn to_json(c: &RatingCurves) -> serde_json::Value {
+    // Each point with its 95% interval over items (`items_lo`, `items_hi`) where it has one.
     let mut metrics: serde_json::Map<String, serde_json::Value> = RatingMetric::ALL
         .iter()
-        .map(|&m| (m.name().to_string(), json!(c.points(m))))
+        .map(|&m| {
+            let points: Vec<serde_json::Value> = (0..c.grid.len())
+                .map(|g| {
+                    let mut p = json!(c.point(m, g));
+                    if let Some((lo, hi)) = c.item_band(m, g) {
+                        p["items_lo"] = json!(lo);
+                        p["items_hi"] = json!(hi);
+                    }
+                    p
+                })
+                .collect();
+            (m.name().to_string(), json!(points))
+        })
         .collect();
     // kRR's points are at k raters per group (from N = 2k drawn ratings).
     metrics.insert("krr".into(), json!(c.krr_points()));

@@ -16,6 +16,7 @@
 //! - **Wasserstein**: the Wasserstein-1 distance on the scale between the N ratings' shares and
 //!   all ratings' shares, Σ |F_N − F| · gap over the scale's steps (F the cumulative shares).
 
+use super::bands::{BandSums, K};
 use super::metric::RatingMetric;
 use super::ranks::{key_ranks, steps};
 use super::scale::Scale;
@@ -68,11 +69,57 @@ pub struct RatingCurves {
     pub krr_k: Vec<u32>,
     #[serde(default)]
     pub krr: Vec<Vec<Option<f64>>>,
+    /// The item bootstrap's sums (`bands.rs`): `[b][g][k]` over this computation's repeats, for
+    /// `resamples` resamples (0: none asked for).
+    #[serde(default)]
+    pub boot: Vec<f64>,
+    #[serde(default)]
+    pub resamples: u32,
 }
 
 impl RatingCurves {
     pub fn point(&self, m: RatingMetric, g: usize) -> RatingPoint {
         summary(&self.values[m as usize][g], self.grid[g], self.items[g])
+    }
+
+    /// The 95% interval over items of metric `m` at grid point `g` (the rank correlation, not a
+    /// sum over items, has none; nor has a computation without resamples).
+    pub fn item_band(&self, m: RatingMetric, g: usize) -> Option<(f64, f64)> {
+        let ng = self.grid.len();
+        if self.resamples == 0 || m == RatingMetric::RankCorr {
+            return None;
+        }
+        let r = self.repeats as f64;
+        let mut v: Vec<f64> = (0..self.resamples as usize)
+            .filter_map(|b| {
+                let o = (b * ng + g) * K;
+                let t = &self.boot[o..o + K];
+                let c = t[0];
+                if c == 0.0 {
+                    return None;
+                }
+                match m {
+                    RatingMetric::MeanError => Some(t[1] / c),
+                    RatingMetric::MeanRmse => Some((t[2] / c).sqrt()),
+                    RatingMetric::Wasserstein => Some(t[3] / c),
+                    _ => {
+                        // The repeats' mean sums: one repeat's ANOVA, as the curve's points.
+                        let sums = Sums {
+                            m: t[4] / r,
+                            mm: t[5] / r,
+                            within: t[6] / r,
+                            ..Sums::default()
+                        };
+                        icc_k(self.grid[g] as f64, c / r, &sums)
+                    }
+                }
+            })
+            .collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        Some((quantile(&v, 0.025), quantile(&v, 0.975)))
     }
 
     /// kRR at each k (`n` is k; `items` those with at least 2k ratings).
@@ -122,6 +169,12 @@ impl RatingCurves {
                 for (a, b) in mine.iter_mut().zip(theirs) {
                     a.extend(b);
                 }
+            }
+            if p.resamples != all.resamples || p.boot.len() != all.boot.len() {
+                return Err("rating curve parts do not fit together".into());
+            }
+            for (a, b) in all.boot.iter_mut().zip(&p.boot) {
+                *a += b;
             }
             all.repeats += p.repeats;
         }
@@ -284,6 +337,8 @@ pub fn compute_part(
     let mut left = vec![0u32; k];
     let mut drawn = vec![0u32; k];
     let steps = steps(scale);
+    let rows: Vec<usize> = facts.iter().map(|f| f.row).collect();
+    let mut bands = (cfg.bootstrap > 0).then(|| BandSums::new(&rows, grid.len(), cfg.seed));
     // `drawn` counts by position on the scale, lowest first (the cumulative shares' order).
     let mut pos = vec![0usize; k];
     for (p, &c) in asc.iter().enumerate() {
@@ -313,7 +368,7 @@ pub fn compute_part(
     for r in part {
         let mut sums = vec![Sums::default(); grid.len()];
         let mut halves = vec![[0.0f64; 6]; krr_k.len()];
-        for f in &facts {
+        for (fi, f) in facts.iter().enumerate() {
             left.copy_from_slice(table.counts(f.row));
             drawn.fill(0);
             let mut draws = CurveDraws::new(cfg.seed, f.row, r);
@@ -353,7 +408,11 @@ pub fn compute_part(
                 t.w1 += w1;
                 t.m += m;
                 t.mm += m * m;
-                t.within += (q - s * s / nn).max(0.0);
+                let within = (q - s * s / nn).max(0.0);
+                t.within += within;
+                if let Some(b) = bands.as_mut() {
+                    b.add(g, fi, [1.0, e.abs(), e * e, w1, m, m * m, within]);
+                }
                 if let Some(j) = krr_at[g] {
                     let a = prefix[n as usize / 2];
                     let b = s - a;
@@ -406,6 +465,8 @@ pub fn compute_part(
         icc1: icc1(table, scale),
         krr_k,
         krr,
+        boot: bands.map_or_else(Vec::new, |b| b.resampled(cfg.seed, cfg.bootstrap)),
+        resamples: cfg.bootstrap,
     })
 }
 

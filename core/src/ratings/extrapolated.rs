@@ -24,6 +24,11 @@ pub fn extrapolated(
     cfg: &CurveConfig,
 ) -> Result<RatingCurves, CurveError> {
     let draws = draws.clamp(1, cfg.repeats.max(1));
+    // No item bootstrap of posterior tables: the band is over repeats and draws (module docs).
+    let cfg = &CurveConfig {
+        bootstrap: 0,
+        ..cfg.clone()
+    };
     let cut = |s: u32| (s as u64 * cfg.repeats as u64 / draws as u64) as u32;
     let mut parts = Vec::with_capacity(draws as usize);
     for s in 0..draws {

@@ -4,6 +4,7 @@
 //! own subsampler, beside the nominal metrics.
 
 pub mod answer;
+mod bands;
 pub mod curves;
 pub mod extrapolated;
 pub mod metric;

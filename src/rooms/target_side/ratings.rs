@@ -187,16 +187,17 @@ fn AtN() -> impl IntoView {
     view! { <p id="rating-at-n">{line}</p> }
 }
 
-/// One metric's panel: mean over repeats, the 95% range of the repeats, and for reliability the
-/// Spearman–Brown prediction beside it.
+/// One metric's panel: mean over repeats, its 95% band (over items or over repeats, as the
+/// nominal panels' toggle says), and for reliability the Spearman–Brown prediction beside it.
 #[component]
 fn RatingChart(metric: RatingMetric) -> impl IntoView {
     let st = expect_context::<St>();
     let file = move |ext: &str| st.export_name(metric.name(), ext);
     let panel = move || {
+        let items = st.target.item_band.get();
         st.ratings
             .report
-            .with(|r| r.as_ref().map(|r| panel(&r.curves, metric)))
+            .with(|r| r.as_ref().map(|r| panel(&r.curves, metric, items)))
     };
     figure::points_figure(
         (metric.name(), metric.title()),
@@ -206,13 +207,18 @@ fn RatingChart(metric: RatingMetric) -> impl IntoView {
     )
 }
 
-fn panel(c: &RatingCurves, metric: RatingMetric) -> Panel<'static> {
-    let points = c
-        .points(metric)
-        .into_iter()
-        .filter_map(|p| {
+/// The band is over items where asked (`items`, the Target room's band toggle) and the metric
+/// has one (the rank correlation has not), else over repeats.
+fn panel(c: &RatingCurves, metric: RatingMetric, items: bool) -> Panel<'static> {
+    let points = (0..c.grid.len())
+        .filter_map(|g| {
+            let p = c.point(metric, g);
             let mean = p.mean?;
-            Some((p.n, mean, p.lo.unwrap_or(mean), p.hi.unwrap_or(mean)))
+            let (lo, hi) = match c.item_band(metric, g).filter(|_| items) {
+                Some(b) => b,
+                None => (p.lo.unwrap_or(mean), p.hi.unwrap_or(mean)),
+            };
+            Some((p.n, mean, lo, hi))
         })
         .collect();
     let beside = (metric == RatingMetric::Reliability).then(|| {
