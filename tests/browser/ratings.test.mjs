@@ -19,7 +19,7 @@ function cliRatings(votes, extra = []) {
     ['ratings', '--votes', votes, '--seed', '42', '--repeats', '50', '--format', 'csv', ...extra], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = (p) => r.stderr.split('\n').filter((l) => l.startsWith(p)).map((l) => l.slice(p.length));
-  return { csv: r.stdout, answers: lines('answer: '), plan: lines('plan: ') };
+  return { csv: r.stdout, answers: lines('answer: '), plan: lines('plan: '), saturation: lines('saturation: ') };
 }
 
 test('a 5-point upload shows the rating headline and panels, as `annosat ratings` prints them', async () => {
@@ -55,6 +55,9 @@ test('a 5-point upload shows the rating headline and panels, as `annosat ratings
   assert.deepEqual(shown.map((s) => s.trim()), cli.answers, 'the headline is the CLI\'s');
   assert.equal(await card.locator('li[data-goal="precision"]').count(), 1);
   assert.equal(await card.locator('li[data-goal="reliability"]').count(), 1);
+  // Each panel's 90% point, as the CLI says it (the page's saturation share is 90%).
+  const sat = await page.locator('#rating-saturation li').allTextContents();
+  assert.deepEqual(sat.map((s) => s.trim()), cli.saturation, 'the saturation points are the CLI\'s');
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#ratings-csv')]);
   assert.equal(fs.readFileSync(await dl.path(), 'utf8'), cli.csv, 'the rating CSV is the CLI\'s');

@@ -10,6 +10,14 @@ use annosat_core::extrapolate::{Components, ReferenceVotes};
 use annosat_core::ratings::{self, RatingCurves, RatingMetric};
 use anyhow::{bail, Result};
 
+/// The metrics whose x% point is said (the RMSE's is the mean error's).
+pub const SATURATION: [RatingMetric; 4] = [
+    RatingMetric::MeanError,
+    RatingMetric::Reliability,
+    RatingMetric::RankCorr,
+    RatingMetric::Wasserstein,
+];
+
 /// Posterior tables the extrapolated rating curves' repeats are spread over (`extrapolate`'s
 /// default `--draws`).
 const EXTRAPOLATION_DRAWS: u32 = 10;
@@ -37,6 +45,10 @@ pub struct Args {
     /// Item resamples for the headlines' and the curves' 95% intervals over items (0: none).
     #[arg(long, value_name = "B", default_value_t = annosat_core::curves::bootstrap::DEFAULT_RESAMPLES)]
     bootstrap: u32,
+    /// The share of each curve's improvement (from N = 1 to its end) whose N is reported, as
+    /// `curves --target`.
+    #[arg(long, default_value_t = 0.9)]
+    target: f64,
     /// A budget to plan: this many ratings in all, spread evenly over --items items; says how
     /// precise and how reliable each item's mean would be (with intervals over items).
     #[arg(long, value_name = "RATINGS")]
@@ -110,6 +122,16 @@ pub fn run(a: Args) -> Result<()> {
             "note: N runs to {last}, the count 80% of items reach (up to {most}; --n goes further); every item's reference is all of its ratings"
         );
     }
+    if !(a.target > 0.0 && a.target <= 1.0) {
+        bail!("--target must be in (0, 1], e.g. 0.9 for 90%");
+    }
+    let saturation: Vec<ratings::RatingSaturation> = SATURATION
+        .iter()
+        .map(|&m| ratings::saturation(&c, m, a.target))
+        .collect();
+    for s in &saturation {
+        eprintln!("saturation: {}", s.sentence);
+    }
     let skipped = a.sub.skipped(&c.grid);
     if !skipped.is_empty() {
         eprintln!("N above the most ratings an item has skipped: {skipped:?}");
@@ -119,6 +141,7 @@ pub fn run(a: Args) -> Result<()> {
         Format::Json => {
             let mut j = to_json(&c);
             j["answers"] = json!(answers);
+            j["saturation"] = json!(saturation);
             if let Some(b) = budget {
                 j["budget"] = json!(b);
             }

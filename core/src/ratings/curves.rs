@@ -85,41 +85,42 @@ impl RatingCurves {
     /// The 95% interval over items of metric `m` at grid point `g` (the rank correlation, not a
     /// sum over items, has none; nor has a computation without resamples).
     pub fn item_band(&self, m: RatingMetric, g: usize) -> Option<(f64, f64)> {
-        let ng = self.grid.len();
-        if self.resamples == 0 || m == RatingMetric::RankCorr {
-            return None;
-        }
-        let r = self.repeats as f64;
-        let mut v: Vec<f64> = (0..self.resamples as usize)
-            .filter_map(|b| {
-                let o = (b * ng + g) * K;
-                let t = &self.boot[o..o + K];
-                let c = t[0];
-                if c == 0.0 {
-                    return None;
-                }
-                match m {
-                    RatingMetric::MeanError => Some(t[1] / c),
-                    RatingMetric::MeanRmse => Some((t[2] / c).sqrt()),
-                    RatingMetric::Wasserstein => Some(t[3] / c),
-                    _ => {
-                        // The repeats' mean sums: one repeat's ANOVA, as the curve's points.
-                        let sums = Sums {
-                            m: t[4] / r,
-                            mm: t[5] / r,
-                            within: t[6] / r,
-                            ..Sums::default()
-                        };
-                        icc_k(self.grid[g] as f64, c / r, &sums)
-                    }
-                }
-            })
+        let mut v: Vec<f64> = (0..self.resamples)
+            .filter_map(|b| self.resampled(m, g, b))
             .collect();
         if v.is_empty() {
             return None;
         }
         v.sort_by(f64::total_cmp);
         Some((quantile(&v, 0.025), quantile(&v, 0.975)))
+    }
+
+    /// Metric `m` at grid point `g` in item resample `b` (its repeats' sums reweighted).
+    pub fn resampled(&self, m: RatingMetric, g: usize, b: u32) -> Option<f64> {
+        if b >= self.resamples || m == RatingMetric::RankCorr {
+            return None;
+        }
+        let o = (b as usize * self.grid.len() + g) * K;
+        let t = &self.boot[o..o + K];
+        let (c, r) = (t[0], self.repeats as f64);
+        if c == 0.0 {
+            return None;
+        }
+        match m {
+            RatingMetric::MeanError => Some(t[1] / c),
+            RatingMetric::MeanRmse => Some((t[2] / c).sqrt()),
+            RatingMetric::Wasserstein => Some(t[3] / c),
+            _ => {
+                // The repeats' mean sums: one repeat's ANOVA, as the curve's points.
+                let sums = Sums {
+                    m: t[4] / r,
+                    mm: t[5] / r,
+                    within: t[6] / r,
+                    ..Sums::default()
+                };
+                icc_k(self.grid[g] as f64, c / r, &sums)
+            }
+        }
     }
 
     /// kRR at each k (`n` is k; `items` those with at least 2k ratings).

@@ -10,6 +10,7 @@ pub mod extrapolated;
 pub mod metric;
 mod ranks;
 pub mod report;
+pub mod saturation;
 pub mod scale;
 
 pub use answer::{answers, RatingAnswer, RatingBasis, RatingBudget, RatingGoal};
@@ -17,6 +18,7 @@ pub use curves::{compute, compute_part, RatingCurves, RatingPoint};
 pub use extrapolated::extrapolated;
 pub use metric::RatingMetric;
 pub use report::{RatingReport, DEFAULT_PRECISION, DEFAULT_RELIABILITY};
+pub use saturation::{saturation, RatingSaturation};
 pub use scale::{Scale, ScaleKind};
 
 #[cfg(test)]

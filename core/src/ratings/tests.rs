@@ -242,3 +242,30 @@ pub(crate) fn assert_same_report(mut a: RatingReport, mut b: RatingReport) {
     b.curves.boot.clear();
     assert_eq!(a, b);
 }
+
+#[test]
+fn saturation_points_carry_their_interval_and_the_bounded_by_votes_rule() {
+    let t = ratings(200, 5);
+    let c = CurveConfig {
+        bootstrap: 50,
+        ..cfg(Vec::new(), 10)
+    };
+    let curves = compute(&t, &scale(&t), &c, &mut |_| {}).unwrap();
+    let votes = *curves.grid.last().unwrap();
+    for m in RatingMetric::ALL {
+        let s = saturation(&curves, m, 0.9);
+        let n = s.n.expect("every curve moves");
+        assert_eq!(s.bounded_by_votes, 5 * n > votes, "{m:?} at {n} of {votes}");
+        assert_eq!(s.sentence.contains("bounded by the"), s.bounded_by_votes);
+        match m {
+            RatingMetric::RankCorr => assert_eq!((s.lo, s.hi), (None, None)),
+            _ => {
+                let (lo, hi) = (s.lo.unwrap(), s.hi.unwrap());
+                assert!(
+                    lo <= hi && lo <= n + 2 && n <= hi + 2,
+                    "{m:?}: {n} in {lo}–{hi}"
+                );
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use crate::chart::figure;
 use crate::chart::points::Panel;
 use crate::state::St;
-use annosat_core::ratings::{RatingCurves, RatingMetric, Scale, ScaleKind};
+use annosat_core::ratings::{saturation, RatingCurves, RatingMetric, Scale, ScaleKind};
 use leptos::prelude::*;
 
 /// The panels, in the order shown (the RMSE is in the CSV; its panel would repeat the error's).
@@ -143,6 +143,7 @@ fn RatingCard() -> impl IntoView {
                     <h3>{format!("Ratings on {what}")}</h3>
                     <p>"In the scale's own points: how precisely N raters' mean rating stands for the item's, how reliable the N-rater mean is, whether N raters rank the items as all of them do, and how far N raters' spread of ratings is from all of theirs."</p>
                     <ul>{answers}</ul>
+                    <Saturation />
                     <AtN />
                     <p class="small">
                         <button class="link" id="ratings-csv" on:click=download>"Rating curves as CSV"</button>
@@ -152,6 +153,28 @@ fn RatingCard() -> impl IntoView {
             }
         })
     }
+}
+
+/// Where each panel's curve captures x% of its improvement (the page's saturation share), as
+/// `annosat ratings --target` says it.
+#[component]
+fn Saturation() -> impl IntoView {
+    let st = expect_context::<St>();
+    let lines = move || {
+        let x = st.x.get() as f64 / 100.0;
+        st.ratings.report.with(|r| {
+            r.as_ref().map(|r| {
+                PANELS
+                    .iter()
+                    .map(|&m| {
+                        let s = saturation(&r.curves, m, x);
+                        view! { <li data-metric=m.name() data-bounded=s.bounded_by_votes.to_string()>{s.sentence}</li> }
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    view! { <ul id="rating-saturation">{lines}</ul> }
 }
 
 /// The rating metrics at the slider's N, one line.
