@@ -19,7 +19,7 @@ function cliRatings(votes, extra = []) {
     ['ratings', '--votes', votes, '--seed', '42', '--repeats', '50', '--format', 'csv', ...extra], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = (p) => r.stderr.split('\n').filter((l) => l.startsWith(p)).map((l) => l.slice(p.length));
-  return { csv: r.stdout, answers: lines('answer: '), plan: lines('plan: '), saturation: lines('saturation: ') };
+  return { csv: r.stdout, answers: lines('answer: '), plan: lines('plan: '), saturation: lines('saturation: '), within: lines('within: ') };
 }
 
 test('a 5-point upload shows the rating headline and panels, as `annosat ratings` prints them', async () => {
@@ -56,8 +56,10 @@ test('a 5-point upload shows the rating headline and panels, as `annosat ratings
   assert.equal(await card.locator('li[data-goal="precision"]').count(), 1);
   assert.equal(await card.locator('li[data-goal="reliability"]').count(), 1);
   // Each panel's 90% point, as the CLI says it (the page's saturation share is 90%).
-  const sat = await page.locator('#rating-saturation li').allTextContents();
+  const sat = await page.locator('#rating-saturation li[data-kind="saturation"]').allTextContents();
   assert.deepEqual(sat.map((s) => s.trim()), cli.saturation, 'the saturation points are the CLI\'s');
+  const within = await page.locator('#rating-saturation li[data-kind="within"]').allTextContents();
+  assert.deepEqual(within.map((s) => s.trim()), cli.within, 'the within points are the CLI\'s');
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#ratings-csv')]);
   assert.equal(fs.readFileSync(await dl.path(), 'utf8'), cli.csv, 'the rating CSV is the CLI\'s');

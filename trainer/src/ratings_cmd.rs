@@ -18,6 +18,16 @@ pub const SATURATION: [RatingMetric; 4] = [
     RatingMetric::Wasserstein,
 ];
 
+/// The level a metric's `within` point is read at: the precision for the metrics in scale points,
+/// the reliability for the others.
+pub fn level_of(m: RatingMetric, precision: f64, reliability: f64) -> f64 {
+    if m.lower_is_better() {
+        precision
+    } else {
+        reliability
+    }
+}
+
 /// Posterior tables the extrapolated rating curves' repeats are spread over (`extrapolate`'s
 /// default `--draws`).
 const EXTRAPOLATION_DRAWS: u32 = 10;
@@ -132,6 +142,13 @@ pub fn run(a: Args) -> Result<()> {
     for s in &saturation {
         eprintln!("saturation: {}", s.sentence);
     }
+    let within: Vec<ratings::RatingSaturation> = SATURATION
+        .iter()
+        .map(|&m| ratings::within(&c, m, level_of(m, a.precision, a.reliability)))
+        .collect();
+    for w in &within {
+        eprintln!("within: {}", w.sentence);
+    }
     let skipped = a.sub.skipped(&c.grid);
     if !skipped.is_empty() {
         eprintln!("N above the most ratings an item has skipped: {skipped:?}");
@@ -142,6 +159,7 @@ pub fn run(a: Args) -> Result<()> {
             let mut j = to_json(&c);
             j["answers"] = json!(answers);
             j["saturation"] = json!(saturation);
+            j["within"] = json!(within);
             if let Some(b) = budget {
                 j["budget"] = json!(b);
             }

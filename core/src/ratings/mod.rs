@@ -18,7 +18,7 @@ pub use curves::{compute, compute_part, RatingCurves, RatingPoint};
 pub use extrapolated::extrapolated;
 pub use metric::RatingMetric;
 pub use report::{RatingReport, DEFAULT_PRECISION, DEFAULT_RELIABILITY};
-pub use saturation::{saturation, RatingSaturation};
+pub use saturation::{saturation, within, RatingSaturation};
 pub use scale::{Scale, ScaleKind};
 
 #[cfg(test)]

@@ -5,7 +5,10 @@
 use crate::chart::figure;
 use crate::chart::points::Panel;
 use crate::state::St;
-use annosat_core::ratings::{saturation, RatingCurves, RatingMetric, Scale, ScaleKind};
+use annosat_core::ratings::{
+    saturation, within, RatingCurves, RatingMetric, Scale, ScaleKind, DEFAULT_PRECISION,
+    DEFAULT_RELIABILITY,
+};
 use leptos::prelude::*;
 
 /// The panels, in the order shown (the RMSE is in the CSV; its panel would repeat the error's).
@@ -155,8 +158,8 @@ fn RatingCard() -> impl IntoView {
     }
 }
 
-/// Where each panel's curve captures x% of its improvement (the page's saturation share), as
-/// `annosat ratings --target` says it.
+/// Where each panel's curve captures x% of its improvement (the page's saturation share) and
+/// where it reaches the headline's precision or reliability, as `annosat ratings` says them.
 #[component]
 fn Saturation() -> impl IntoView {
     let st = expect_context::<St>();
@@ -164,11 +167,20 @@ fn Saturation() -> impl IntoView {
         let x = st.x.get() as f64 / 100.0;
         st.ratings.report.with(|r| {
             r.as_ref().map(|r| {
+                // The x% points, then the levels the headline reads (the CLI's defaults).
+                let level = |m: RatingMetric| {
+                    if m.lower_is_better() {
+                        DEFAULT_PRECISION
+                    } else {
+                        DEFAULT_RELIABILITY
+                    }
+                };
                 PANELS
                     .iter()
-                    .map(|&m| {
-                        let s = saturation(&r.curves, m, x);
-                        view! { <li data-metric=m.name() data-bounded=s.bounded_by_votes.to_string()>{s.sentence}</li> }
+                    .map(|&m| ("saturation", saturation(&r.curves, m, x)))
+                    .chain(PANELS.iter().map(|&m| ("within", within(&r.curves, m, level(m)))))
+                    .map(|(kind, s)| {
+                        view! { <li data-kind=kind data-metric=s.metric.name() data-bounded=s.bounded_by_votes.to_string()>{s.sentence}</li> }
                     })
                     .collect::<Vec<_>>()
             })
