@@ -143,6 +143,9 @@ pub struct RatingBasis {
     /// The same of each item resample.
     pub resamples: Vec<(Option<f64>, Option<f64>)>,
     pub most: u32,
+    /// Items with ratings (what the intervals resample).
+    #[serde(default)]
+    pub items: usize,
 }
 
 impl RatingBasis {
@@ -166,6 +169,7 @@ impl RatingBasis {
             all,
             resamples,
             most,
+            items: items.len(),
         }
     }
 
@@ -210,7 +214,8 @@ impl RatingBasis {
             lo,
             hi,
             basis: b,
-            sentence: sentence(goal, target, n, (lo, hi), b, (resamples, self.most)),
+            sentence: sentence(goal, target, n, (lo, hi), b, (resamples, self.most))
+                + &pilot(n, (lo, hi), self.items),
         }
     }
 
@@ -327,6 +332,27 @@ pub fn answers(
         b.answer(RatingGoal::Precision, within),
         b.answer(RatingGoal::Reliability, reliability),
     ]
+}
+
+/// Widest interval, relative to its N, that the answer gives without a pilot line (±10%).
+const NARROW: f64 = 0.10;
+
+/// Where the interval over items is wider than ±10% of N, the items that would narrow it to
+/// that: the interval's half-width shrinks like 1/√items (the answer's basis is a mean over
+/// items), so I·(h/0.10)² items in all, h the half-width over N. Empty otherwise.
+fn pilot(n: Option<u32>, (lo, hi): (Option<u32>, Option<u32>), items: usize) -> String {
+    let (Some(n), Some(lo), Some(hi)) = (n, lo, hi) else {
+        return String::new();
+    };
+    let h = (hi - lo) as f64 / 2.0 / n as f64;
+    if h <= NARROW || items == 0 {
+        return String::new();
+    }
+    let need = (items as f64 * (h / NARROW).powi(2)).ceil() as u64;
+    format!(
+        " A pilot that rates about {} more items (two ratings or more each, {need} in all) would narrow the interval to about ±10%.",
+        need.saturating_sub(items as u64)
+    )
 }
 
 fn interval(n: u32, (lo, hi): (Option<u32>, Option<u32>), resamples: u32) -> String {
