@@ -51,7 +51,7 @@ test('a 5-point upload shows the rating headline and panels, as `annosat ratings
   });
   assert.ok(before, 'the rating headline and panels come first');
 
-  const shown = await card.locator('li').allTextContents();
+  const shown = await card.locator('li[data-goal]').allTextContents();
   assert.deepEqual(shown.map((s) => s.trim()), cli.answers, 'the headline is the CLI\'s');
   assert.equal(await card.locator('li[data-goal="precision"]').count(), 1);
   assert.equal(await card.locator('li[data-goal="reliability"]').count(), 1);
@@ -114,7 +114,7 @@ test('a 5-point upload shows the rating headline and panels, as `annosat ratings
   await page.selectOption('#scale', 'auto');
   await idle(page);
   await card.waitFor();
-  assert.deepEqual((await card.locator('li').allTextContents()).map((s) => s.trim()), cli.answers);
+  assert.deepEqual((await card.locator('li[data-goal]').allTextContents()).map((s) => s.trim()), cli.answers);
   assert.deepEqual(page.errors, []);
 });
 
