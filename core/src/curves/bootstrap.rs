@@ -44,14 +44,25 @@ const PURPOSE_BLOCKS: u64 = 0xB_01;
 /// Each used item's unit (items themselves, or random blocks past [`MAX_CELLS`]), the number of
 /// units and whether they are blocks: `rows` are the used items' table rows, `ng` the grid's size.
 fn unit_assignment(rows: &[usize], ng: usize, seed: u64) -> (Vec<u32>, usize, bool) {
-    let n = rows.len();
     let cap = (MAX_CELLS / ng.max(1)).max(MIN_UNITS);
+    units_of(rows, cap, (seed, PURPOSE_BLOCKS))
+}
+
+/// Each row's unit among at most `cap`: the rows themselves, or — with more rows — random blocks
+/// (row r's block drawn from the stream (seed, purpose, r)); with the number of units and whether
+/// they are blocks. The one rule of every item bootstrap (nominal, multilabel, rating curves).
+pub(crate) fn units_of(
+    rows: &[usize],
+    cap: usize,
+    (seed, purpose): (u64, u64),
+) -> (Vec<u32>, usize, bool) {
+    let n = rows.len();
     let blocks = n > cap;
     let count = if blocks { cap } else { n };
     let unit_of = if blocks {
         rows.iter()
             .map(|&r| {
-                let mut rng = sample::stream(seed, PURPOSE_BLOCKS, r as u64, 0);
+                let mut rng = sample::stream(seed, purpose, r as u64, 0);
                 sample::below(&mut rng, count as u32)
             })
             .collect()

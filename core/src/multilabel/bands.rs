@@ -49,19 +49,9 @@ impl Cells {
     pub(super) fn new(table: &MultilabelTable, ng: usize, nl: usize, seed: u64) -> Self {
         let per_unit = ng * ((FLOATS + nl) * 8 + (1 + 3 * nl) * 4);
         let cap = (MAX_CELL_BYTES / per_unit).max(MIN_UNITS);
-        let n = table.n_items();
-        let blocks = n > cap;
-        let units = if blocks { cap } else { n };
-        let unit_of = if blocks {
-            (0..n)
-                .map(|i| {
-                    let mut rng = sample::stream(seed, PURPOSE_BLOCKS, i as u64, 0);
-                    sample::below(&mut rng, units as u32)
-                })
-                .collect()
-        } else {
-            (0..n as u32).collect()
-        };
+        let rows: Vec<usize> = (0..table.n_items()).collect();
+        let (unit_of, units, blocks) =
+            crate::curves::bootstrap::units_of(&rows, cap, (seed, PURPOSE_BLOCKS));
         Cells {
             unit_of,
             units,

@@ -7,8 +7,7 @@
 //! sums add ([`RatingCurves::merge`](super::RatingCurves::merge)). The rank correlation is not a
 //! sum over items: its band stays over the repeats.
 
-use crate::curves::bootstrap::unit_weights;
-use crate::sample;
+use crate::curves::bootstrap::{unit_weights, units_of};
 
 /// Most units the items are resampled in (past it, random blocks of items).
 const UNITS: usize = 1000;
@@ -26,18 +25,7 @@ pub(super) struct BandSums {
 impl BandSums {
     /// For items at table rows `rows` (the curves' item order) over `ng` grid points.
     pub(super) fn new(rows: &[usize], ng: usize, seed: u64) -> BandSums {
-        let n = rows.len();
-        let units = n.min(UNITS);
-        let unit_of = if n > UNITS {
-            rows.iter()
-                .map(|&r| {
-                    let mut rng = sample::stream(seed, PURPOSE_RATING_BLOCKS, r as u64, 0);
-                    sample::below(&mut rng, units as u32)
-                })
-                .collect()
-        } else {
-            (0..n as u32).collect()
-        };
+        let (unit_of, units, _) = units_of(rows, UNITS, (seed, PURPOSE_RATING_BLOCKS));
         BandSums {
             unit_of,
             units,
