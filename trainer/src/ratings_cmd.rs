@@ -10,24 +10,6 @@ use annosat_core::extrapolate::{Components, ReferenceVotes};
 use annosat_core::ratings::{self, RatingCurves, RatingMetric};
 use anyhow::{bail, Result};
 
-/// The metrics whose x% point is said (the RMSE's is the mean error's).
-pub const SATURATION: [RatingMetric; 4] = [
-    RatingMetric::MeanError,
-    RatingMetric::Reliability,
-    RatingMetric::RankCorr,
-    RatingMetric::Wasserstein,
-];
-
-/// The level a metric's `within` point is read at: the precision for the metrics in scale points,
-/// the reliability for the others.
-pub fn level_of(m: RatingMetric, precision: f64, reliability: f64) -> f64 {
-    if m.lower_is_better() {
-        precision
-    } else {
-        reliability
-    }
-}
-
 /// Posterior tables the extrapolated rating curves' repeats are spread over (`extrapolate`'s
 /// default `--draws`).
 const EXTRAPOLATION_DRAWS: u32 = 10;
@@ -135,16 +117,16 @@ pub fn run(a: Args) -> Result<()> {
     if !(a.target > 0.0 && a.target <= 1.0) {
         bail!("--target must be in (0, 1], e.g. 0.9 for 90%");
     }
-    let saturation: Vec<ratings::RatingSaturation> = SATURATION
+    let saturation: Vec<ratings::RatingSaturation> = RatingMetric::SHOWN
         .iter()
         .map(|&m| ratings::saturation(&c, m, a.target))
         .collect();
     for s in &saturation {
         eprintln!("saturation: {}", s.sentence);
     }
-    let within: Vec<ratings::RatingSaturation> = SATURATION
+    let within: Vec<ratings::RatingSaturation> = RatingMetric::SHOWN
         .iter()
-        .map(|&m| ratings::within(&c, m, level_of(m, a.precision, a.reliability)))
+        .map(|&m| ratings::within(&c, m, m.level(a.precision, a.reliability)))
         .collect();
     for w in &within {
         eprintln!("within: {}", w.sentence);

@@ -22,6 +22,25 @@ impl RatingMetric {
         RatingMetric::Wasserstein,
     ];
 
+    /// The metrics with a panel in the app and a saturation and within point in the CLI (the
+    /// RMSE's are the mean error's).
+    pub const SHOWN: [RatingMetric; 4] = [
+        RatingMetric::MeanError,
+        RatingMetric::Reliability,
+        RatingMetric::RankCorr,
+        RatingMetric::Wasserstein,
+    ];
+
+    /// The level a `within` point is read at: the headline's precision for the metrics in scale
+    /// points, its reliability for the others.
+    pub fn level(self, precision: f64, reliability: f64) -> f64 {
+        if self.lower_is_better() {
+            precision
+        } else {
+            reliability
+        }
+    }
+
     /// The name in the CLI's CSV and JSON and in the app.
     pub fn name(self) -> &'static str {
         match self {

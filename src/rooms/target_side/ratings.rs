@@ -11,13 +11,8 @@ use annosat_core::ratings::{
 };
 use leptos::prelude::*;
 
-/// The panels, in the order shown (the RMSE is in the CSV; its panel would repeat the error's).
-const PANELS: [RatingMetric; 4] = [
-    RatingMetric::MeanError,
-    RatingMetric::Reliability,
-    RatingMetric::RankCorr,
-    RatingMetric::Wasserstein,
-];
+/// The panels, in the order shown (core's list, the CLI's saturation lines').
+const PANELS: [RatingMetric; 4] = RatingMetric::SHOWN;
 
 fn fmt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}"))
@@ -168,13 +163,7 @@ fn Saturation() -> impl IntoView {
         st.ratings.report.with(|r| {
             r.as_ref().map(|r| {
                 // The x% points, then the levels the headline reads (the CLI's defaults).
-                let level = |m: RatingMetric| {
-                    if m.lower_is_better() {
-                        DEFAULT_PRECISION
-                    } else {
-                        DEFAULT_RELIABILITY
-                    }
-                };
+                let level = |m: RatingMetric| m.level(DEFAULT_PRECISION, DEFAULT_RELIABILITY);
                 PANELS
                     .iter()
                     .map(|&m| ("saturation", saturation(&r.curves, m, x)))
