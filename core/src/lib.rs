@@ -17,6 +17,8 @@
 //!   and the answer from such a part of a file.
 //! - [`adaptive`]: simulated vote collection in rounds, adaptive policies against uniform at equal
 //!   budget, on the items' real votes.
+//! - [`power`]: can a human evaluation tell two models apart — power and significance over items
+//!   × votes per item, per metric, simulated from the file's items and votes.
 //! - [`models`]: the trainer's exported sweeps as model-side curves and paired arm comparisons.
 //! - [`synth`]: seeded synthetic data with known true distributions (the control for the model side).
 //! - [`multilabel`]: multilabel votes (annotators tick any number of labels): per-label shares,
@@ -37,6 +39,7 @@ pub mod metrics;
 pub mod models;
 pub mod multilabel;
 pub mod pilot;
+pub mod power;
 pub mod ratings;
 pub mod sample;
 pub mod summary;

@@ -390,15 +390,7 @@ pub fn pilot_line(e: &Extrapolated, runs: &[Part]) -> Option<String> {
 }
 
 fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::import::thousands(n as usize)
 }
 
 /// What the product shows for one metric of a file with a pilot part: the whole file's answer

@@ -23,6 +23,7 @@ mod agree_cmd;
 mod annotators_cmd;
 mod bundle_cmd;
 mod cli_words;
+mod compare_cmd;
 mod curve_args;
 mod curves_cmd;
 mod curves_headline;
@@ -106,6 +107,9 @@ enum Command {
     Extrapolate(extrapolate_cmd::Args),
     /// Per-item entropy, KL and JS distance between two vote files with the same items and classes.
     Distance(distance_cmd::Args),
+    /// Can a human evaluation tell two models apart: power and significance of B − A per metric
+    /// over items × votes per item, the best split per budget and the budget for 80% power.
+    Compare(compare_cmd::Args),
     /// Whether each arm's metrics change with N in a model export: the N₁ → N_max change with an
     /// interval over test items and splits, "saturates" (with its 90% point), "no detectable
     /// change" or "worsens" — recomputed from the export's files and the votes.
@@ -175,6 +179,7 @@ fn main() -> ExitCode {
         Command::Adaptive(a) => adaptive_cmd::run(a),
         Command::Distance(a) => distance_cmd::run(a),
         Command::Verdicts(a) => verdicts_cmd::run(a),
+        Command::Compare(a) => compare_cmd::run(a),
         Command::Worth(a) => worth_cmd::run(a),
         Command::Annotators(a) => annotators_cmd::run(a),
         Command::Bundle(a) => bundle_cmd::run(a),
