@@ -5,7 +5,7 @@
 use crate::format::Format;
 use crate::shared_args::ScaleArgs;
 use annosat_core::power::{
-    pool, predictions, report, words, Input, PowerConfig, PowerMetric, PowerReport,
+    self, pool, predictions, report, words, Input, PowerConfig, PowerMetric, PowerReport,
 };
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -168,14 +168,14 @@ fn compute(inp: Input, cfg: &PowerConfig) -> Result<PowerReport> {
         true => Some(pool::priors(inp.table, cfg.seed).map_err(anyhow::Error::msg)?),
         false => None,
     };
-    let observed = report::observed(inp, cfg).map_err(anyhow::Error::msg)?;
-    let reference = report::reference(inp, cfg, priors.as_deref()).map_err(anyhow::Error::msg)?;
+    let observed = power::observed(inp, cfg).map_err(anyhow::Error::msg)?;
+    let reference = power::reference(inp, cfg, priors.as_deref()).map_err(anyhow::Error::msg)?;
     let pb = crate::util::progress((cfg.n.len() * cfg.items.len()) as u64, "cells");
     let mut columns = Vec::new();
     for &n in &cfg.n {
         let base = pb.position();
         columns.push(
-            report::column(inp, cfg, (n, &reference), priors.as_deref(), &mut |done| {
+            power::column(inp, cfg, (n, &reference), priors.as_deref(), &mut |done| {
                 pb.set_position(base + done as u64)
             })
             .map_err(anyhow::Error::msg)?,

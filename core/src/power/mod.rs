@@ -12,9 +12,13 @@
 //! - [`predictions`]: the models' prediction files (or an export's arm), matched to the votes.
 //! - [`pool`]: per N, every item's B − A per metric over several vote draws.
 //! - [`simulate`]: the simulated evaluations and their tests.
-//! - [`report`]: the grid, the best split per budget, the 80%-power budget, CSV.
+//! - [`cells`]: the reference direction, one N's column of simulated cells, the file's own test.
+//! - [`budgets`]: the best split along each fixed budget, the budget with the power asked for.
+//! - [`report`]: the types, the joined report and its CSV.
 //! - [`words`]: the sentences.
 
+pub mod budgets;
+pub mod cells;
 pub mod pool;
 pub mod predictions;
 pub mod report;
@@ -23,6 +27,7 @@ pub mod simulate;
 mod tests;
 pub mod words;
 
+pub use cells::{column, observed, reference};
 pub use pool::{Input, Pool};
 pub use predictions::{Paired, Predictions};
 pub use report::{Budget, Cell, Column, Observed, PowerConfig, PowerReport, Reach, Reference};

@@ -2,8 +2,10 @@
 //! a model moved towards the humans is told apart more often the more it moves and the larger the
 //! evaluation, and the pieces (tests, pools, budgets) on small cases worked by hand.
 
+use super::budgets;
+use super::cells::{column, observed, reference};
 use super::pool::{Input, Pool};
-use super::report::{self, column, observed, reference, Column, PowerConfig};
+use super::report::{Column, PowerConfig};
 use super::simulate::{evaluations, CorrSums};
 use super::*;
 use crate::votes::VoteTable;
@@ -298,7 +300,7 @@ fn budgets_are_read_along_iso_budget_lines() {
         .collect();
     let r = PowerReport::new(inp, &cfg, (observed(inp, &cfg).unwrap(), refr), cols);
     assert_eq!(
-        report::budget_lines(&cfg),
+        budgets::budget_lines(&cfg),
         vec![50, 100, 200, 500, 1000, 2000]
     );
     for b in &r.budgets {
