@@ -98,6 +98,14 @@ def ratings_rows(out):
              "≤ 1.5×", f"{ratio:.2f}×", ratio <= 1.5)]
 
 
+def compare_rows(out):
+    cli = num(r"CLI, one thread: [\d., ]+ s \(median ([\d.]+) s\)", out)
+    app = num(r"app, Compare to heat map: [\d., ]+ s \(median ([\d.]+) s\)", out)
+    return [("the power grid (10 × 10 cells, 1,000 evaluations) for 1,514 items, CLI on one thread",
+             "≤ 5 s", f"{cli:.2f} s", cli <= 5),
+            ("the same in the app, Compare to heat map", "≤ 15 s", f"{app:.2f} s", app <= 15)]
+
+
 def trainer_rows(out):
     ratio = num(r"ratio annosat/PyTorch: +([\d.]+)x", out)
     rows = [("head sweep against PyTorch on CPU, same work", "≥ 1.5×", f"{ratio:.2f}×", ratio >= 1.5)]
@@ -143,8 +151,8 @@ def main():
     if data:
         out = out.replace(data + "/", "$ANNOSAT_DATA/")
     rows = {"curves": curves_rows, "trainer": trainer_rows, "answer": answer_rows, "ratings": ratings_rows,
-            "large": lambda _: []}[kind](out)
-    flag = "--docs" if kind in ("answer", "ratings") else "--readme"
+            "compare": compare_rows, "large": lambda _: []}[kind](out)
+    flag = "--docs" if kind in ("answer", "ratings", "compare") else "--readme"
     command = f"scripts/bench{'' if kind == 'curves' else '-' + kind}.sh {flag}"
     block = [f"Written by `{command}` from its run{' (the output verbatim, then the goals)' if rows else ''}:",
              "", "```text", out, "```"]

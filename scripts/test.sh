@@ -119,7 +119,7 @@ trunk build --release --public-url ./
 step "browser tests (headless Chromium)"
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 cargo build --locked --profile native -p annosat-trainer
-(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs answer.test.mjs sources.test.mjs annotators.test.mjs multilabel.test.mjs multilabel-train.test.mjs ratings.test.mjs)
+(cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs answer.test.mjs sources.test.mjs annotators.test.mjs multilabel.test.mjs multilabel-train.test.mjs ratings.test.mjs compare.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)

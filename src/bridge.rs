@@ -160,8 +160,12 @@ fn on_message(generation: u32, index: usize, ev: MessageEvent) {
     };
     let resp: Response = match serde_json::from_str(&json) {
         Ok(r) => r,
+        // Answered to the request it was for (`{"Done": {"id": 7, …}}`), so its job ends.
         Err(e) => Response::Error {
-            id: 0,
+            id: serde_json::from_str::<serde_json::Value>(&json)
+                .ok()
+                .and_then(|v| v.as_object()?.values().next()?.get("id")?.as_u64())
+                .unwrap_or(0),
             message: format!("bad message from worker: {e}"),
         },
     };

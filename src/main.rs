@@ -7,6 +7,7 @@ mod app;
 mod bridge;
 mod chart;
 mod clock;
+mod compare_jobs;
 mod data;
 mod export;
 mod model_jobs;

@@ -9,6 +9,7 @@ use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::curves::{CurveConfig, Curves, ItemBands, ItemDraw};
 use annosat_core::extrapolate::{check::FitCheck, ExtrapolateConfig, Prior};
 use annosat_core::pilot::Beyond;
+use annosat_core::power::{PowerConfig, PowerReport, Predictions};
 use annosat_core::ratings::{RatingReport, Scale};
 use annosat_core::summary::Summary;
 use annosat_core::worth::rank::Ranking;
@@ -70,6 +71,8 @@ pub enum Job {
     Spread(CurveConfig),
     /// The Sources room's ranking of the file's own annotators (`annosat annotators`).
     Rank(WorthConfig),
+    /// The Plan room's comparison of two models (`annosat compare`).
+    Compare(CompareJob),
 }
 
 /// Which channel a job answers on: the latest request of each kind is the one answered.
@@ -79,6 +82,7 @@ pub enum JobKind {
     Worth,
     Spread,
     Rank,
+    Compare,
 }
 
 impl Job {
@@ -88,6 +92,7 @@ impl Job {
             Job::Worth(_) => JobKind::Worth,
             Job::Spread(_) => JobKind::Spread,
             Job::Rank(_) => JobKind::Rank,
+            Job::Compare(_) => JobKind::Compare,
         }
     }
 }
@@ -112,6 +117,23 @@ pub enum JobOutcome {
     /// `None`: the table does not say who voted.
     Spread(Option<Box<AnnotatorSpread>>),
     Ranked(Box<Ranking>),
+    /// The comparison and what matching the models to the votes left out.
+    Compared {
+        report: Box<PowerReport>,
+        notes: Vec<String>,
+    },
+}
+
+/// What the Plan room's comparison asks: the two models' predictions (read in the page from the
+/// user's files or an export's arm, by `annosat_core::power::predictions`), matched to the
+/// worker's table there, and `annosat compare`'s settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompareJob {
+    pub config: PowerConfig,
+    pub a: Predictions,
+    pub b: Predictions,
+    /// The scale the classes are read on (Wasserstein and the mean rating's error).
+    pub scale: Option<Scale>,
 }
 
 /// What the Sources room asks: `annosat worth` with these settings on the source's files (name,

@@ -1,7 +1,8 @@
 //! The URL as the source of truth for a shareable view:
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
 //! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
-//! (its choices: the extrapolation's, α's level, the adaptive simulation's start); in the Sources
+//! (its choices: the extrapolation's, α's level, the adaptive simulation's start) and
+//! `&cmp=A,B&cmp_metric=…` (the comparison's two arms and the heat map's metric); in the Sources
 //! room `&source=<key>` (a source the dataset ships; an upload is not kept); anywhere
 //! `&model_workers=K`, the model workers one job uses (default: one per core), and
 //! `&bootstrap=B`, the curves' item-bootstrap resamples (default 200; 0: no item intervals), and
@@ -71,6 +72,14 @@ pub fn read(st: &St) -> Option<String> {
                 .parse::<u32>()
                 .into_iter()
                 .for_each(|n| st.plan.n0.set(n.clamp(2, 50))),
+            "cmp" => {
+                if let Some((a, b)) = v.split_once(',') {
+                    st.compare.arms.set((a.to_string(), b.to_string()));
+                }
+            }
+            "cmp_metric" => annosat_core::power::PowerMetric::parse(&v)
+                .into_iter()
+                .for_each(|m| st.compare.metric.set(m)),
             "source" => st.sources.wanted.set(Some(v)),
             "scale" => st
                 .ratings
@@ -122,6 +131,16 @@ pub fn sync(st: St) {
                 st.plan.level.get(),
                 st.plan.n0.get()
             ));
+            // The comparison: the export's two arms (uploaded files are not kept) and the metric.
+            let (a, b) = st.compare.arms.get();
+            if !st.compare.from_files.get() {
+                q.push_str(&format!(
+                    "&cmp={},{}",
+                    js_sys::encode_uri_component(&a),
+                    js_sys::encode_uri_component(&b)
+                ));
+            }
+            q.push_str(&format!("&cmp_metric={}", st.compare.metric.get().key()));
         }
         if st.room.get() == crate::state::Room::Sources {
             let choice = st.sources.choice.get();

@@ -3,7 +3,7 @@
 //! functions of the tables (no worker plumbing), so `worker.rs` only routes messages to them.
 
 use crate::limits;
-use crate::protocol::{Job, JobOutcome, PlanJob, PlanOutcome, WorthJob};
+use crate::protocol::{CompareJob, Job, JobOutcome, PlanJob, PlanOutcome, WorthJob};
 use annosat_core::curves::crossed::AnnotatorSpread;
 use annosat_core::extrapolate::extrapolate;
 use annosat_core::VoteTable;
@@ -35,7 +35,32 @@ pub fn run(
         Job::Rank(config) => annosat_core::worth::rank::rank(file, &config, progress)
             .map(|r| JobOutcome::Ranked(Box::new(r)))
             .map_err(|e| e.to_string()),
+        Job::Compare(job) => compare(file, job, progress),
     }
+}
+
+/// The Plan room's comparison: the models matched to the file as read, then `annosat compare`'s
+/// one computation (`annosat_core::power::compare`).
+fn compare(
+    file: &VoteTable,
+    job: CompareJob,
+    progress: &mut dyn FnMut(f64),
+) -> Result<JobOutcome, String> {
+    use annosat_core::power::{self, predictions, Input};
+    let paired = predictions::pair(file, &job.a, &job.b)?;
+    let inp = Input {
+        table: &paired.table,
+        a: &paired.a,
+        b: &paired.b,
+        scale: job.scale.as_ref(),
+    };
+    let report = power::compare(inp, &job.config, &mut |d, n| {
+        progress(d as f64 / n.max(1) as f64)
+    })?;
+    Ok(JobOutcome::Compared {
+        report: Box::new(report),
+        notes: paired.notes,
+    })
 }
 
 /// Runs one Plan room job: the extrapolation on the curves' table (its pilot part from the

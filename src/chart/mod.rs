@@ -7,6 +7,7 @@
 //! - `curves`: the target-side curves panel (Target and Plan rooms);
 //! - `points`: a panel drawn from (N, mean, low, high) points, with an optional dashed line beside
 //!   it and a labelled point — the multilabel and the rating panels;
+//! - `heat`: the comparison's heat map of power over items × votes per item (Plan room);
 //! - `multilabel`: the multilabel panel (Target and Models rooms), a `points` panel.
 //!
 //! A room's own `chart.rs` holds only what it draws (its series and colours), never a canvas
@@ -14,6 +15,7 @@
 
 pub mod curves;
 pub mod figure;
+pub mod heat;
 pub mod multilabel;
 pub mod plot;
 pub mod points;

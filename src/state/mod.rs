@@ -105,6 +105,8 @@ pub struct St {
     pub plan: crate::plan_jobs::PlanSt,
     /// The Sources room's choice and result.
     pub sources: crate::rooms::sources::state::SourcesSt,
+    /// The comparison of two models (Plan room; the Models room sends it pairs of arms).
+    pub compare: crate::compare_jobs::CompareSt,
     /// The synthetic dataset's settings (used when `dataset` is [`SYNTHETIC`]).
     pub synth: RwSignal<annosat_core::synth::SynthConfig>,
 }
@@ -184,6 +186,7 @@ impl St {
             jobs,
             plan: crate::plan_jobs::PlanSt::new(jobs),
             sources: crate::rooms::sources::state::SourcesSt::new(jobs),
+            compare: crate::compare_jobs::CompareSt::new(jobs),
             synth: RwSignal::new(annosat_core::synth::SynthConfig::default()),
         }
     }

@@ -5,7 +5,7 @@
 use crate::format::Format;
 use crate::shared_args::ScaleArgs;
 use annosat_core::power::{
-    self, pool, predictions, report, words, Input, PowerConfig, PowerMetric, PowerReport,
+    self, predictions, report, words, Input, PowerConfig, PowerMetric, PowerReport,
 };
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -162,25 +162,10 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// The report on one thread, N column by column.
+/// The report on one thread, N column by column, with a progress bar.
 fn compute(inp: Input, cfg: &PowerConfig) -> Result<PowerReport> {
-    let priors = match cfg.n.iter().any(|&n| pool::needs_posterior(inp.table, n)) {
-        true => Some(pool::priors(inp.table, cfg.seed).map_err(anyhow::Error::msg)?),
-        false => None,
-    };
-    let observed = power::observed(inp, cfg).map_err(anyhow::Error::msg)?;
-    let reference = power::reference(inp, cfg, priors.as_deref()).map_err(anyhow::Error::msg)?;
-    let pb = crate::util::progress((cfg.n.len() * cfg.items.len()) as u64, "cells");
-    let mut columns = Vec::new();
-    for &n in &cfg.n {
-        let base = pb.position();
-        columns.push(
-            power::column(inp, cfg, (n, &reference), priors.as_deref(), &mut |done| {
-                pb.set_position(base + done as u64)
-            })
-            .map_err(anyhow::Error::msg)?,
-        );
-    }
+    let pb = crate::util::progress(power::run::cells(cfg) as u64, "cells");
+    let r = power::compare(inp, cfg, &mut |done, _| pb.set_position(done as u64));
     pb.finish_and_clear();
-    Ok(PowerReport::new(inp, cfg, (observed, reference), columns))
+    r.map_err(anyhow::Error::msg)
 }

@@ -219,6 +219,19 @@ pub(crate) mod nan_as_null {
         v.try_into()
             .map_err(|_| serde::de::Error::custom("expected 4 metrics"))
     }
+
+    /// One value: NaN as `null` and back.
+    pub mod scalar {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+            (!v.is_nan()).then_some(*v).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+            Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+        }
+    }
 }
 
 impl Curves {

@@ -15,6 +15,7 @@
 //! - [`cells`]: the reference direction, one N's column of simulated cells, the file's own test.
 //! - [`budgets`]: the best split along each fixed budget, the budget with the power asked for.
 //! - [`report`]: the types, the joined report and its CSV.
+//! - [`run`]: the whole comparison in one call (the CLI's and the app's worker's).
 //! - [`words`]: the sentences.
 
 pub mod budgets;
@@ -22,6 +23,7 @@ pub mod cells;
 pub mod pool;
 pub mod predictions;
 pub mod report;
+pub mod run;
 pub mod simulate;
 #[cfg(test)]
 mod tests;
@@ -31,6 +33,7 @@ pub use cells::{column, observed, reference};
 pub use pool::{Input, Pool};
 pub use predictions::{Paired, Predictions};
 pub use report::{Budget, Cell, Column, Observed, PowerConfig, PowerReport, Reach, Reference};
+pub use run::compare;
 
 use serde::{Deserialize, Serialize};
 

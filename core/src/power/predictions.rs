@@ -11,7 +11,7 @@ use crate::worth::class_map;
 use std::collections::HashMap;
 
 /// One model's predictions: item ids and, per item, a distribution over its own class names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Predictions {
     pub classes: Vec<String>,
     pub item_ids: Vec<String>,

@@ -34,6 +34,9 @@ pub const DEFAULT_N: [u32; 10] = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50];
 impl PowerConfig {
     /// Why these settings cannot be simulated, in the user's words.
     pub fn check(&self) -> Result<(), String> {
+        if self.items.windows(2).any(|w| w[0] >= w[1]) || self.n.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("item counts and N must be given in increasing order, each once".into());
+        }
         if self.items.is_empty() || self.n.is_empty() {
             return Err("give at least one item count and one N".into());
         }
@@ -76,10 +79,14 @@ pub struct Cell {
     pub items: u32,
     pub n: u32,
     /// The mean difference B − A over the simulated evaluations, and their 2.5% and 97.5% points.
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub diff: f64,
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub diff_lo: f64,
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub diff_hi: f64,
     /// The median evaluation's p (the paired bootstrap test's).
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub p_median: f64,
     /// Share of evaluations with p < α in the direction of the file's own difference (all votes).
     pub power: f64,
@@ -107,10 +114,14 @@ pub struct Column {
 pub struct Observed {
     pub metric: PowerMetric,
     pub items: u32,
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub diff: f64,
-    /// Item-bootstrap 95% interval of the difference.
+    /// Item-bootstrap 95% interval of the difference (NaN where the metric is undefined).
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub lo: f64,
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub hi: f64,
+    #[serde(with = "crate::curves::nan_as_null::scalar")]
     pub p: f64,
 }
 

@@ -337,3 +337,24 @@ fn budgets_are_read_along_iso_budget_lines() {
         .unwrap_or_default()
         .contains("extrapolation"));
 }
+
+/// Undefined values (the entropy correlation at one vote per item, where every H(p_1) is 0)
+/// travel to the page as `null` and come back as NaN: the report survives JSON.
+#[test]
+fn a_report_with_undefined_values_survives_json() {
+    let (t, a, b) = population(200, 5, Some(0.2), 9);
+    let cfg = PowerConfig {
+        items: vec![50],
+        n: vec![1, 5],
+        resamples: 50,
+        ..Default::default()
+    };
+    let r = super::compare(input(&t, &a, &b), &cfg, &mut |_, _| {}).unwrap();
+    let ec = r
+        .cells(PowerMetric::EntropyCorr)
+        .find(|c| c.n == 1)
+        .unwrap();
+    assert!(ec.diff.is_nan());
+    let back: PowerReport = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back.to_csv(), r.to_csv());
+}

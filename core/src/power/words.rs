@@ -31,6 +31,12 @@ pub fn lines(r: &PowerReport) -> Vec<String> {
 /// "KL: B − A = −0.0123 (95% −0.0150 to −0.0096) on the file's 1,514 items, p = 0.0001: B is
 /// better." or "… no detectable difference".
 pub fn observed_line(o: &Observed, alpha: f64) -> String {
+    if o.diff.is_nan() {
+        return format!(
+            "{}: not defined on this file (an entropy is the same on every item: a model that gives labels, or one vote per item)",
+            o.metric.label()
+        );
+    }
     let verdict = if o.p.is_nan() {
         "not defined (a model's entropy is the same on every item)".to_string()
     } else if o.p < alpha {

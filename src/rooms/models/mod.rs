@@ -9,6 +9,7 @@ mod ml_own;
 mod ml_panel;
 mod multilabel;
 mod own;
+mod paired;
 mod phase_line;
 mod synth;
 mod train_view;
@@ -18,7 +19,7 @@ use crate::data::{pick_export, Exports};
 use crate::model_jobs::ModelJobs;
 use crate::state::St;
 use annosat_core::models::{
-    arm_description, captured_at, paired,
+    arm_description, captured_at,
     verdict::{self, VERDICT_X},
     Manifest, ModelMetric,
 };
@@ -288,7 +289,7 @@ pub(crate) fn Models(m: Arc<Manifest>, path: String, own: bool) -> impl IntoView
         // Training in the tab needs the dataset's bundle: not there for pooled or synthetic exports.
         {(!own && st.entry(&m.dataset).is_some()).then(|| view! { <train_view::TrainCard m=m.clone() path=path.clone() /> })}
         <section class="charts model-charts">{panels}</section>
-        <Compare m=m2 />
+        <paired::Compare m=m2 own=own path=path.clone() />
     }
 }
 
@@ -390,93 +391,6 @@ fn Pooled(m: Arc<Manifest>) -> impl IntoView {
                 <thead><tr><th>"arm"</th><th>"items"</th><th>"per model seed"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table></div>
-        </section>
-    }
-}
-
-fn p_fmt(p: Option<f64>) -> String {
-    match p {
-        None => "–".into(),
-        Some(p) if p < 0.001 => "<0.001".into(),
-        Some(p) => format!("{p:.3}"),
-    }
-}
-
-#[component]
-fn Compare(m: Arc<Manifest>) -> impl IntoView {
-    let st = expect_context::<St>();
-    let ms = expect_context::<ModelsSt>();
-    let arms = m.arms();
-    let select = move |sig: RwSignal<String>, id: &'static str| {
-        let opts = arms
-            .iter()
-            .map(|a| {
-                let a2 = a.clone();
-                view! { <option value=a.clone() selected=move || sig.get() == a2>{a.clone()}</option> }
-            })
-            .collect_view();
-        view! { <select id=id on:change=move |ev| sig.set(event_target_value(&ev))>{opts}</select> }
-    };
-    // Arms this manifest does not have (own data trains only the checked ones): compare the first
-    // two it has, preferring soft against a non-baseline.
-    let have = m.arms();
-    let pick = |want: &str, not: &str| {
-        if have.iter().any(|a| a == want) {
-            return want.to_string();
-        }
-        have.iter()
-            .find(|a| *a != not && !chart::is_baseline(a))
-            .or_else(|| have.iter().find(|a| *a != not))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let a0 = pick(&ms.cmp_a.get_untracked(), "");
-    let b0 = pick(&ms.cmp_b.get_untracked(), &a0);
-    if a0 != ms.cmp_a.get_untracked() {
-        ms.cmp_a.set(a0.clone());
-    }
-    if b0 != ms.cmp_b.get_untracked() {
-        ms.cmp_b.set(b0);
-    }
-    let sel_a = select(ms.cmp_a, "cmp-a");
-    let sel_b = select(ms.cmp_b, "cmp-b");
-    let m2 = m.clone();
-    let n_at = move || grid_n(&m2, st.n.get());
-    let rows = move || {
-        let n = grid_n(&m, st.n.get());
-        let (a, b) = (ms.cmp_a.get(), ms.cmp_b.get());
-        ModelMetric::ALL
-            .into_iter()
-            .filter(|&k| k.compared())
-            .map(|k| {
-                let mean = |arm: &str| {
-                    m.curve(arm, k).into_iter().find(|p| p.n == n).map(|p| format!("{:.4}", p.mean)).unwrap_or_else(|| "–".into())
-                };
-                match paired(&m, &a, &b, n, k) {
-                    Some(p) => view! {
-                        <tr data-metric=k.key()>
-                            <td>{k.label()}</td><td>{mean(&a)}</td><td>{mean(&b)}</td>
-                            <td class="wins">{format!("{}–{}–{}", p.wins, p.losses, p.ties)}</td>
-                            <td>{format!("{:+.4}", p.mean_diff)}</td><td>{p_fmt(Some(p.p_sign))}</td><td>{p_fmt(p.p_t)}</td>
-                        </tr>
-                    }.into_any(),
-                    None if m.units().len() > 1 => view! { <tr data-metric=k.key()><td>{k.label()}</td><td>{mean(&a)}</td><td>{mean(&b)}</td><td colspan="4">"undefined in every paired run (too few test items per fold or split for this metric)"</td></tr> }.into_any(),
-                    None => view! { <tr data-metric=k.key()><td>{k.label()}</td><td colspan="6">"no paired runs"</td></tr> }.into_any(),
-                }
-            })
-            .collect_view()
-    };
-    view! {
-        <section class="card compare" id="compare">
-            <h2>"Paired comparison at N = " <span id="cmp-n">{n_at}</span></h2>
-            <p class="hint">"Arms at one (split seed, model seed) share the item split, initialisation, minibatch order and vote subsample: each is a paired unit. Wins count units where the first arm is better (lower, or higher for entropy correlation, RES and accuracy); p from the exact sign test and the paired t-test. N snaps to the trained grid at or below the slider."</p>
-            <div class="row">{sel_a}" vs "{sel_b}</div>
-            <div class="table-wrap">
-                <table class="movers" id="compare-table">
-                    <thead><tr><th>"metric"</th><th>"first"</th><th>"second"</th><th>"wins–losses–ties"</th><th>"mean diff"</th><th>"p (sign)"</th><th>"p (t)"</th></tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
         </section>
     }
 }

@@ -2,10 +2,12 @@
 //! curves extrapolated to more votes per item than the data have (annosat_core::extrapolate: the
 //! fitted prior, its fit check, four panels, CSV), agreement and aggregation vs N and the adaptive
 //! allocation simulation (`tools.rs`), all in the first curve worker, the budget in ratings for
-//! classes on a scale (`rating_budget.rs`, from the rating report) and the budget planner in the
-//! model worker (`budget_view.rs`).
+//! classes on a scale (`rating_budget.rs`, from the rating report), the comparison of two models
+//! (`compare.rs`, state in `compare_jobs`) and the budget planner in the model worker
+//! (`budget_view.rs`).
 
 mod budget_view;
+mod compare;
 mod rating_budget;
 mod tools;
 
@@ -31,6 +33,7 @@ pub fn PlanRoom() -> impl IntoView {
         <Result />
         <tools::AgreeCard />
         <tools::AdaptiveCard />
+        <compare::CompareCard />
         <rating_budget::RatingBudgetCard />
         <budget_view::BudgetCard />
     }
