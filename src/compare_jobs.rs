@@ -1,13 +1,12 @@
-//! The comparison of two models (`annosat compare`) as the page runs it: the choices (two arms of
+//! The comparison of two models (`annosat compare`) as the page keeps it: the choices (two arms of
 //! the dataset's bundled export, or two uploaded prediction files), the job channel and the
-//! result. A shell module held in the page's `St`, so the Plan room shows it and the Models room
-//! can send a pair of arms to it without either room reaching into the other.
+//! result. A shell module held in the page's `St` (it imports neither the state nor a room), so
+//! the Plan room runs and shows it and the Models room can ask it for a pair of arms without
+//! either room reaching into the other.
 
-use crate::room_jobs::{JobBoard, JobSt, JobStatus};
-use crate::state::St;
+use crate::room_jobs::{JobBoard, JobSt};
 use annosat_app::protocol::{CompareJob, Job, JobKind, JobOutcome};
-use annosat_core::models::Manifest;
-use annosat_core::power::{predictions, PowerConfig, PowerMetric, PowerReport, Predictions};
+use annosat_core::power::{PowerConfig, PowerMetric, PowerReport, Predictions};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -41,6 +40,8 @@ pub struct CompareSt {
     pub result: RwSignal<Option<Arc<Compared>>>,
     /// The labels of the comparison in flight.
     asked: RwSignal<(String, String)>,
+    /// A comparison asked for from elsewhere (the Models room), to start when the room shows.
+    pub requested: RwSignal<bool>,
 }
 
 impl CompareSt {
@@ -54,6 +55,7 @@ impl CompareSt {
             job: JobSt::new(),
             result: RwSignal::new(None),
             asked: RwSignal::new(Default::default()),
+            requested: RwSignal::new(false),
         };
         board.add(
             JobKind::Compare,
@@ -83,43 +85,8 @@ impl CompareSt {
         }
     }
 
-    /// Reads the two models (the files, or the arms from the dataset's export) and sends the job.
-    pub fn start(self, st: St) {
-        let seed = st.seed.get_untracked();
-        let scale = st.scale();
-        if self.from_files.get_untracked() {
-            let (a, b) = self.files.get_untracked();
-            let (Some(a), Some(b)) = (a, b) else {
-                self.job.set(JobStatus::Failed(
-                    "give two prediction files, one for model A and one for model B".into(),
-                ));
-                return;
-            };
-            let read = |(name, text): &(String, String)| predictions::parse(name, text.as_bytes());
-            match (read(&a), read(&b)) {
-                (Ok(pa), Ok(pb)) => self.send((pa, pb), (a.0, b.0), seed, scale),
-                (Err(e), _) | (_, Err(e)) => self.job.set(JobStatus::Failed(e)),
-            }
-            return;
-        }
-        let Some(path) = export_path(st) else {
-            self.job.set(JobStatus::Failed(format!(
-                "{} has no bundled model export: upload two prediction files instead",
-                st.dataset.get_untracked()
-            )));
-            return;
-        };
-        let (arm_a, arm_b) = self.arms.get_untracked();
-        self.job.set(JobStatus::Preparing);
-        leptos::task::spawn_local(async move {
-            match arms_of(&path, &arm_a, &arm_b).await {
-                Ok(p) => self.send(p, (arm_a, arm_b), seed, scale),
-                Err(e) => self.job.set(JobStatus::Failed(e)),
-            }
-        });
-    }
-
-    fn send(
+    /// Sends the comparison of `a` and `b` (named `labels`) to the first worker.
+    pub fn send(
         self,
         (a, b): (Predictions, Predictions),
         labels: (String, String),
@@ -135,39 +102,12 @@ impl CompareSt {
         }));
     }
 
-    /// The Models room's link: compare `a` and `b` on `metric` in the Plan room, now.
-    pub fn open(self, st: St, (a, b): (String, String), metric: PowerMetric) {
+    /// Asks for the comparison of two arms of the dataset's export on `metric` (the Models room's
+    /// link); the Plan room starts it as soon as it shows.
+    pub fn open(self, (a, b): (String, String), metric: PowerMetric) {
         self.from_files.set(false);
         self.arms.set((a, b));
         self.metric.set(metric);
-        st.room.set(crate::state::Room::Plan);
-        self.start(st);
+        self.requested.set(true);
     }
-}
-
-/// The manifest path of the dataset's export (all votes as the reference), if it has one.
-pub fn export_path(st: St) -> Option<String> {
-    let exports = use_context::<crate::data::Exports>()?;
-    let ds = st.dataset.get_untracked();
-    exports.list.with_untracked(|e| match e {
-        Some(Ok(list)) => crate::data::pick_export(list, &ds, false).map(|e| e.path),
-        _ => None,
-    })
-}
-
-/// The two arms' predictions from the export whose manifest is at `path` (under models/).
-async fn arms_of(path: &str, a: &str, b: &str) -> Result<(Predictions, Predictions), String> {
-    let m = crate::data::fetch_bytes(&format!("models/{path}"))
-        .await
-        .and_then(|b| Manifest::parse(&String::from_utf8_lossy(&b)))?;
-    let folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-    let bytes = crate::data::fetch_bytes(&format!("models/{folder}predictions.bin")).await?;
-    let pred: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .collect();
-    Ok((
-        predictions::of_export(&m, &pred, a, None)?,
-        predictions::of_export(&m, &pred, b, None)?,
-    ))
 }

@@ -34,7 +34,15 @@ pub(super) fn Compare(m: Arc<Manifest>, own: bool, path: String) -> impl IntoVie
     let ms = expect_context::<ModelsSt>();
     let arms = m.arms();
     // The Plan room compares arms of the dataset's own export against its votes.
-    let linkable = !own && crate::compare_jobs::export_path(st).as_deref() == Some(path.as_str());
+    let exports = expect_context::<crate::data::Exports>();
+    let dataset = st.dataset.get_untracked();
+    let linkable = !own
+        && exports.list.with_untracked(|e| match e {
+            Some(Ok(list)) => {
+                crate::data::pick_export(list, &dataset, false).is_some_and(|e| e.path == path)
+            }
+            _ => false,
+        });
     let select = move |sig: RwSignal<String>, id: &'static str| {
         let opts = arms
             .iter()
@@ -82,7 +90,10 @@ pub(super) fn Compare(m: Arc<Manifest>, own: bool, path: String) -> impl IntoVie
                 };
                 let (a2, b2) = (a.clone(), b.clone());
                 let link = evaluated(k).filter(|_| linkable).map(|pm| {
-                    let go = move |_| st.compare.open(st, (a2.clone(), b2.clone()), pm);
+                    let go = move |_| {
+                        st.compare.open((a2.clone(), b2.clone()), pm);
+                        st.room.set(crate::state::Room::Plan);
+                    };
                     let title = format!("{a} vs {b} on {}: the votes per item an evaluation with human votes needs to see it", k.label());
                     view! { <button class="link cmp-votes" data-metric=k.key() title=title on:click=go>"votes per item to see it →"</button> }
                 });

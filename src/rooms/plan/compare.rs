@@ -5,11 +5,11 @@
 
 use crate::chart::figure;
 use crate::chart::heat::{draw, H, W};
-use crate::compare_jobs::{export_path, Compared};
+use crate::compare_jobs::Compared;
 use crate::room_jobs::{computed, status_line, JobStatus, Words};
 use crate::state::St;
-use annosat_core::models::arm_description;
-use annosat_core::power::{words, PowerMetric};
+use annosat_core::models::{arm_description, Manifest};
+use annosat_core::power::{predictions, words, PowerMetric, Predictions};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -34,6 +34,70 @@ const ARMS: [&str; 15] = [
     "knn",
 ];
 
+/// The manifest path of the dataset's export (all votes as the reference), if it has one.
+fn export_path(st: St) -> Option<String> {
+    let exports = use_context::<crate::data::Exports>()?;
+    let ds = st.dataset.get_untracked();
+    exports.list.with_untracked(|e| match e {
+        Some(Ok(list)) => crate::data::pick_export(list, &ds, false).map(|e| e.path),
+        _ => None,
+    })
+}
+
+/// Reads the two models (the files, or the arms from the dataset's export) and sends the job.
+fn start(st: St) {
+    let c = st.compare;
+    let seed = st.seed.get_untracked();
+    let scale = st.scale();
+    if c.from_files.get_untracked() {
+        let (a, b) = c.files.get_untracked();
+        let (Some(a), Some(b)) = (a, b) else {
+            c.job.set(JobStatus::Failed(
+                "give two prediction files, one for model A and one for model B".into(),
+            ));
+            return;
+        };
+        let read = |(name, text): &(String, String)| predictions::parse(name, text.as_bytes());
+        match (read(&a), read(&b)) {
+            (Ok(pa), Ok(pb)) => c.send((pa, pb), (a.0, b.0), seed, scale),
+            (Err(e), _) | (_, Err(e)) => c.job.set(JobStatus::Failed(e)),
+        }
+        return;
+    }
+    let Some(path) = export_path(st) else {
+        c.job.set(JobStatus::Failed(format!(
+            "{} has no bundled model export: upload two prediction files instead",
+            st.dataset.get_untracked()
+        )));
+        return;
+    };
+    let (arm_a, arm_b) = c.arms.get_untracked();
+    c.job.set(JobStatus::Preparing);
+    leptos::task::spawn_local(async move {
+        match arms_of(&path, &arm_a, &arm_b).await {
+            Ok(p) => c.send(p, (arm_a, arm_b), seed, scale),
+            Err(e) => c.job.set(JobStatus::Failed(e)),
+        }
+    });
+}
+
+/// The two arms' predictions from the export whose manifest is at `path` (under models/).
+async fn arms_of(path: &str, a: &str, b: &str) -> Result<(Predictions, Predictions), String> {
+    let m = crate::data::fetch_bytes(&format!("models/{path}"))
+        .await
+        .and_then(|b| Manifest::parse(&String::from_utf8_lossy(&b)))?;
+    let folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let bytes = crate::data::fetch_bytes(&format!("models/{folder}predictions.bin")).await?;
+    let pred: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    Ok((
+        predictions::of_export(&m, &pred, a, None)?,
+        predictions::of_export(&m, &pred, b, None)?,
+    ))
+}
+
 #[component]
 pub fn CompareCard() -> impl IntoView {
     let st = expect_context::<St>();
@@ -41,6 +105,16 @@ pub fn CompareCard() -> impl IntoView {
         e.ensure();
     }
     let c = st.compare;
+    // A comparison the Models room asked for starts once the data and the exports are here.
+    Effect::new(move |_| {
+        let ready = st.summary.with(Option::is_some)
+            && use_context::<crate::data::Exports>()
+                .is_some_and(|e| e.list.with(|l| matches!(l, Some(Ok(_)))));
+        if c.requested.get() && ready {
+            c.requested.set(false);
+            start(st);
+        }
+    });
     let busy = move || {
         matches!(
             c.job.status.get(),
@@ -143,7 +217,7 @@ pub fn CompareCard() -> impl IntoView {
                 }.into_any()
             }}
             <div class="row">
-                <button id="compare-run" on:click=move |_| { if !c.from_files.get_untracked() && !has_export() { c.from_files.set(true); } c.start(st) }
+                <button id="compare-run" on:click=move |_| { if !c.from_files.get_untracked() && !has_export() { c.from_files.set(true); } start(st) }
                     prop:disabled=move || st.summary.get().is_none() || busy()>"Compare"</button>
             </div>
             {status}
