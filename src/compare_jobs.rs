@@ -33,6 +33,8 @@ pub struct CompareSt {
     pub from_files: RwSignal<bool>,
     /// The export's arms A and B.
     pub arms: RwSignal<(String, String)>,
+    /// The N the arms were trained at (None: each arm's largest).
+    pub arms_n: RwSignal<Option<u32>>,
     pub files: RwSignal<(Upload, Upload)>,
     /// The metric the heat map shows.
     pub metric: RwSignal<PowerMetric>,
@@ -50,6 +52,7 @@ impl CompareSt {
         let c = CompareSt {
             from_files: RwSignal::new(false),
             arms: RwSignal::new((DEFAULT_ARMS.0.into(), DEFAULT_ARMS.1.into())),
+            arms_n: RwSignal::new(None),
             files: RwSignal::new((None, None)),
             metric: RwSignal::new(PowerMetric::Tv),
             job: JobSt::new(),
@@ -102,11 +105,12 @@ impl CompareSt {
         }));
     }
 
-    /// Asks for the comparison of two arms of the dataset's export on `metric` (the Models room's
-    /// link); the Plan room starts it as soon as it shows.
-    pub fn open(self, (a, b): (String, String), metric: PowerMetric) {
+    /// Asks for the comparison of two arms of the dataset's export, trained at `n`, on `metric`
+    /// (the Models room's link); the Plan room starts it as soon as it shows.
+    pub fn open(self, (a, b): (String, String), n: u32, metric: PowerMetric) {
         self.from_files.set(false);
         self.arms.set((a, b));
+        self.arms_n.set(Some(n));
         self.metric.set(metric);
         self.requested.set(true);
     }

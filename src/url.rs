@@ -2,7 +2,8 @@
 //! `?dataset=…&n=…&x=…&heldout=0|1&seed=…&metric=…&logx=0|1&room=target|models|repro|plan`
 //! and, in the Plan room, `&votes=M|inf&prior=auto|1…4&level=nominal|ordinal|interval&n0=…`
 //! (its choices: the extrapolation's, α's level, the adaptive simulation's start) and
-//! `&cmp=A,B&cmp_metric=…` (the comparison's two arms and the heat map's metric); in the Sources
+//! `&cmp=A,B&cmp_n=N&cmp_metric=…` (the comparison's two arms, the N they were trained at and
+//! the heat map's metric); in the Sources
 //! room `&source=<key>` (a source the dataset ships; an upload is not kept); anywhere
 //! `&model_workers=K`, the model workers one job uses (default: one per core), and
 //! `&bootstrap=B`, the curves' item-bootstrap resamples (default 200; 0: no item intervals), and
@@ -77,6 +78,10 @@ pub fn read(st: &St) -> Option<String> {
                     st.compare.arms.set((a.to_string(), b.to_string()));
                 }
             }
+            "cmp_n" => v
+                .parse::<u32>()
+                .into_iter()
+                .for_each(|n| st.compare.arms_n.set(Some(n))),
             "cmp_metric" => annosat_core::power::PowerMetric::parse(&v)
                 .into_iter()
                 .for_each(|m| st.compare.metric.set(m)),
@@ -139,6 +144,9 @@ pub fn sync(st: St) {
                     js_sys::encode_uri_component(&a),
                     js_sys::encode_uri_component(&b)
                 ));
+                if let Some(n) = st.compare.arms_n.get() {
+                    q.push_str(&format!("&cmp_n={n}"));
+                }
             }
             q.push_str(&format!("&cmp_metric={}", st.compare.metric.get().key()));
         }

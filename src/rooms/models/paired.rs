@@ -91,7 +91,7 @@ pub(super) fn Compare(m: Arc<Manifest>, own: bool, path: String) -> impl IntoVie
                 let (a2, b2) = (a.clone(), b.clone());
                 let link = evaluated(k).filter(|_| linkable).map(|pm| {
                     let go = move |_| {
-                        st.compare.open((a2.clone(), b2.clone()), pm);
+                        st.compare.open((a2.clone(), b2.clone()), n, pm);
                         st.room.set(crate::state::Room::Plan);
                     };
                     let title = format!("{a} vs {b} on {}: the votes per item an evaluation with human votes needs to see it", k.label());

@@ -72,17 +72,26 @@ fn start(st: St) {
         return;
     };
     let (arm_a, arm_b) = c.arms.get_untracked();
+    let n = c.arms_n.get_untracked();
     c.job.set(JobStatus::Preparing);
     leptos::task::spawn_local(async move {
-        match arms_of(&path, &arm_a, &arm_b).await {
-            Ok(p) => c.send(p, (arm_a, arm_b), seed, scale),
+        match arms_of(&path, (&arm_a, &arm_b), n).await {
+            Ok(p) => {
+                let at = |a: &str| n.map_or(a.to_string(), |n| format!("{a} at N = {n}"));
+                c.send(p, (at(&arm_a), at(&arm_b)), seed, scale)
+            }
             Err(e) => c.job.set(JobStatus::Failed(e)),
         }
     });
 }
 
-/// The two arms' predictions from the export whose manifest is at `path` (under models/).
-async fn arms_of(path: &str, a: &str, b: &str) -> Result<(Predictions, Predictions), String> {
+/// The two arms' predictions, trained at `n` (default: each arm's largest), from the export whose
+/// manifest is at `path` (under models/).
+async fn arms_of(
+    path: &str,
+    (a, b): (&str, &str),
+    n: Option<u32>,
+) -> Result<(Predictions, Predictions), String> {
     let m = crate::data::fetch_bytes(&format!("models/{path}"))
         .await
         .and_then(|b| Manifest::parse(&String::from_utf8_lossy(&b)))?;
@@ -93,8 +102,8 @@ async fn arms_of(path: &str, a: &str, b: &str) -> Result<(Predictions, Predictio
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
         .collect();
     Ok((
-        predictions::of_export(&m, &pred, a, None)?,
-        predictions::of_export(&m, &pred, b, None)?,
+        predictions::of_export(&m, &pred, a, n)?,
+        predictions::of_export(&m, &pred, b, n)?,
     ))
 }
 
@@ -143,6 +152,7 @@ pub fn CompareCard() -> impl IntoView {
             <select id=id on:change=move |ev| {
                 let v = event_target_value(&ev);
                 c.arms.update(|p| if second { p.1 = v } else { p.0 = v });
+                c.arms_n.set(None);
             }>{options}</select>
         }
     };
@@ -212,7 +222,8 @@ pub fn CompareCard() -> impl IntoView {
                         <label>"B " {arm_select("compare-arm-b", true)}</label></div>
                     <p class="hint" id="compare-arms-said">{move || {
                         let (a, b) = c.arms.get();
-                        format!("A, {a}: {}. B, {b}: {}.", arm_description(&a), arm_description(&b))
+                        let at = c.arms_n.get().map_or("each trained at its largest N".to_string(), |n| format!("both trained at N = {n}"));
+                        format!("A, {a}: {}. B, {b}: {}. {at}.", arm_description(&a), arm_description(&b))
                     }}</p>
                 }.into_any()
             }}
