@@ -12,7 +12,8 @@ item); power is the share of evaluations rejected in the direction of the file's
 (all votes).
 
   numpy_power.py synth OUT_DIR --items 400 --votes 20 --eps 0.2 --seed 1
-      -> votes.csv, a.csv, b.csv (B = A moved eps of the way towards the true distributions)
+      -> votes.csv, a.csv, b.csv (B = A moved eps of the way towards the true distributions; a
+         negative eps moves it |eps| of the way towards each item's least likely class)
   numpy_power.py power VOTES A B --items 50,200 --n 2,10 --resamples R --seed S
       -> JSON {metric: {"I,N": {"power": p, "diff": d}}}
 """
@@ -32,7 +33,12 @@ def synth(args):
     theta = rng.dirichlet([0.8] * k, size=args.items)
     counts = np.array([rng.multinomial(args.votes, t) for t in theta])
     qa = np.array([rng.dirichlet(10 * t + 0.3) for t in theta]) * 0.95 + 0.05 / k
-    qb = (1 - args.eps) * qa + args.eps * theta
+    if args.eps >= 0:
+        qb = (1 - args.eps) * qa + args.eps * theta
+    else:
+        # Away from the humans: towards each item's least likely class.
+        far = np.eye(k)[theta.argmin(axis=1)]
+        qb = (1 + args.eps) * qa - args.eps * far
     os.makedirs(args.out, exist_ok=True)
     names = ["x", "y", "z"]
     with open(os.path.join(args.out, "votes.csv"), "w", newline="") as f:

@@ -31,13 +31,14 @@ fn f(r: &HashMap<String, String>, k: &str) -> f64 {
 /// Power per (metric, items, N) equal to numpy's within Monte-Carlo error (1,000 evaluations each:
 /// 4.5 standard errors of the difference, plus 0.02 for annosat's pool of 32 vote draws per item);
 /// accuracy and wins, whose differences move in steps of 1/I, within 0.2 (a step of the critical
-/// value moves the power by an atom's mass). Mean differences within 4.5 standard errors. Power
-/// rises with ε and with the items.
+/// value moves the power by an atom's mass). Mean differences within 4.5 standard errors (both
+/// sides' evaluations and annosat's pool of draws). Power
+/// rises with ε and with the items, for B moved towards the humans and away from them.
 #[test]
 fn power_agrees_with_numpy_and_rises_with_the_effect_and_the_items() {
     let dir = std::env::temp_dir().join(format!("annosat-power-{}", std::process::id()));
     let mut total = Vec::new();
-    for eps in ["0.1", "0.25"] {
+    for eps in ["0.1", "0.25", "-0.1", "-0.25"] {
         let d = dir.join(eps);
         let d_s = d.to_str().unwrap();
         reference(
@@ -86,10 +87,14 @@ fn power_agrees_with_numpy_and_rises_with_the_effect_and_the_items() {
                 0.2
             };
             assert!((p - q).abs() <= tol, "ε={eps} {m} {key}: {p} vs numpy {q}");
+            // The mean differences: each side's 1,000 evaluations, and annosat's pool (32 draws of
+            // 400 items: its rows' spread is an evaluation's times √I).
             let (dm, dt) = (f(r, "diff"), t["diff"].as_f64().unwrap());
-            let spread = (f(r, "diff_hi") - f(r, "diff_lo")) / 3.92;
+            let sd = (f(r, "diff_hi") - f(r, "diff_lo")) / 3.92;
+            let items = f(r, "items");
+            let se = sd * (2.0 / 1000.0 + items / (400.0 * 32.0)).sqrt();
             assert!(
-                (dm - dt).abs() <= 4.5 * spread * (2.0f64 / 1000.0).sqrt() + 1e-3 * dt.abs(),
+                (dm - dt).abs() <= 4.5 * se + 1e-3 * dt.abs(),
                 "ε={eps} {m} {key}: diff {dm} vs numpy {dt}"
             );
             sum += p;
@@ -110,7 +115,8 @@ fn power_agrees_with_numpy_and_rises_with_the_effect_and_the_items() {
         total.push(sum);
         println!("ε = {eps}: {} cells agree with numpy", ours.len());
     }
-    assert!(total[1] > total[0], "power rises with ε: {total:?}");
+    assert!(total[1] > total[0], "power rises with ε towards the humans: {total:?}");
+    assert!(total[3] > total[2], "power rises with ε away from them: {total:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
