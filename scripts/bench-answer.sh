@@ -14,8 +14,7 @@ export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 trunk build --release >/dev/null
 stamp "built"
 dir=$(mktemp -d)
-out=$(mktemp)
-trap 'rm -rf "$dir" "$out"' EXIT
+trap 'rm -rf "$dir"' EXIT
 python3 - "$koniq" "$dir/koniq10k-5-votes.csv" <<'PY'
 import csv, random, sys
 rng = random.Random(5)
@@ -31,11 +30,4 @@ with open(sys.argv[2], "w", newline="") as f:
         w.writerow([r[0]] + got)
 PY
 cp "$koniq" "$dir/koniq10k-all-votes.csv"
-{
-  echo "annosat bench-answer.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(date -u +%Y-%m-%d)"
-  node tests/browser/bench-answer.mjs "$dir/koniq10k-5-votes.csv" "$dir/koniq10k-all-votes.csv"
-} | tee "$out"
-stamp "done"
-if [ "${1:-}" = --docs ]; then
-  python3 scripts/bench_readme.py answer "$out" docs/speed.md
-fi
+DOCS=${1:-} bench_report answer node tests/browser/bench-answer.mjs "$dir/koniq10k-5-votes.csv" "$dir/koniq10k-all-votes.csv"

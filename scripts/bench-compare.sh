@@ -10,13 +10,4 @@ cargo build -q --locked --profile native -p annosat-trainer --no-default-feature
 export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
 trunk build --release >/dev/null
 stamp "built"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-{
-  echo "annosat bench-compare.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(date -u +%Y-%m-%d)"
-  node tests/browser/bench-compare.mjs 3
-} | tee "$out"
-stamp "done"
-if [ "${1:-}" = --docs ]; then
-  python3 scripts/bench_readme.py compare "$out" docs/speed.md
-fi
+DOCS=${1:-} bench_report compare node tests/browser/bench-compare.mjs 3

@@ -9,13 +9,4 @@ bench_name=bench-ratings
 . scripts/bench-preamble.sh
 trunk build --release >/dev/null
 stamp "built"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-{
-  echo "annosat bench-ratings.sh: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(date -u +%Y-%m-%d)"
-  node tests/browser/bench-ratings.mjs 3
-} | tee "$out"
-stamp "done"
-if [ "${1:-}" = --docs ]; then
-  python3 scripts/bench_readme.py ratings "$out" docs/speed.md
-fi
+DOCS=${1:-} bench_report ratings node tests/browser/bench-ratings.mjs 3

@@ -115,8 +115,14 @@ fn power_agrees_with_numpy_and_rises_with_the_effect_and_the_items() {
         total.push(sum);
         println!("ε = {eps}: {} cells agree with numpy", ours.len());
     }
-    assert!(total[1] > total[0], "power rises with ε towards the humans: {total:?}");
-    assert!(total[3] > total[2], "power rises with ε away from them: {total:?}");
+    assert!(
+        total[1] > total[0],
+        "power rises with ε towards the humans: {total:?}"
+    );
+    assert!(
+        total[3] > total[2],
+        "power rises with ε away from them: {total:?}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -80,6 +80,19 @@ fn input<'a>(t: &'a VoteTable, a: &'a [f64], b: &'a [f64]) -> Input<'a> {
     }
 }
 
+/// One N's column of a file whose every item has the grid's largest N (no prior needed).
+fn column_of((t, a, b): (&VoteTable, &[f64], &[f64]), cfg: &PowerConfig, n: u32) -> Column {
+    let inp = input(t, a, b);
+    column(
+        inp,
+        cfg,
+        (n, &reference(inp, cfg, None).unwrap()),
+        None,
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
 #[test]
 fn the_correlation_difference_is_antisymmetric_and_zero_for_equal_models() {
     let (mut c, mut d, mut e) = (
@@ -143,14 +156,7 @@ fn a_zero_effect_on_the_grid_is_rejected_in_alpha_of_evaluations() {
         ],
         ..Default::default()
     };
-    let col = column(
-        input(&t, &a, &b),
-        &cfg,
-        (5, &reference(input(&t, &a, &b), &cfg, None).unwrap()),
-        None,
-        &mut |_| {},
-    )
-    .unwrap();
+    let col = column_of((&t, &a, &b), &cfg, 5);
     let se = (0.05f64 * 0.95 / 2000.0).sqrt();
     for c in col.cells.iter().filter(|c| c.power_effect.is_some()) {
         let p = c.power_effect.unwrap();
@@ -177,14 +183,7 @@ fn power_rises_with_the_effect_and_the_items() {
     let mut prev: Option<Column> = None;
     for eps in [0.05, 0.15, 0.3] {
         let (t, a, b) = population(600, 20, Some(eps), 11);
-        let col = column(
-            input(&t, &a, &b),
-            &cfg,
-            (10, &reference(input(&t, &a, &b), &cfg, None).unwrap()),
-            None,
-            &mut |_| {},
-        )
-        .unwrap();
+        let col = column_of((&t, &a, &b), &cfg, 10);
         for m in [PowerMetric::Kl, PowerMetric::Js, PowerMetric::Tv] {
             let p: Vec<f64> = col
                 .cells
