@@ -212,5 +212,74 @@ fn soft_against_hard_on_a_bundled_export() {
         .find(|x| x["metric"] == "tv" && x["votes"] == "1" && x["items"] == "5000")
         .unwrap();
     assert!(f(one, "wrong_sign") > 0.5, "{one:?}");
+    assert!(
+        log.contains("wrong way: total variation: with 1"),
+        "the wrong-way finding is said: {log}"
+    );
     assert!(log.contains("repeat its items"));
+}
+
+/// `--effect METRIC=ε`: the power to detect that improvement fills `effect` and `power_effect`
+/// for that metric only, rising with ε; a metric that is not one, or a negative ε, is refused.
+#[test]
+fn an_effect_to_detect_is_asked_per_metric() {
+    let dir = std::env::temp_dir().join(format!("annosat-effect-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    reference(
+        "numpy_power.py",
+        &["synth", d, "--items", "300", "--votes", "10", "--eps=0.1"],
+    );
+    let (v, a, b) = (dir.join("votes.csv"), dir.join("a.csv"), dir.join("b.csv"));
+    let (v, a, b) = (
+        v.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    );
+    let run = |eps: &str| {
+        rows(&annosat(&[
+            "compare",
+            "--votes",
+            v,
+            "--a",
+            a,
+            "--b",
+            b,
+            "--n",
+            "5",
+            "--item-counts",
+            "50",
+            "--effect",
+            &format!("tv={eps}"),
+            "--bootstrap",
+            "400",
+        ]))
+    };
+    let (small, large) = (run("0.002"), run("0.02"));
+    for (r, eps) in [(&small, "0.002"), (&large, "0.02")] {
+        for x in r.iter() {
+            let asked = x["metric"] == "tv";
+            assert_eq!(x["effect"] == eps, asked, "{x:?}");
+            assert_eq!(!x["power_effect"].is_empty(), asked, "{x:?}");
+        }
+    }
+    let tv = |r: &Vec<HashMap<String, String>>| {
+        f(
+            r.iter().find(|x| x["metric"] == "tv").unwrap(),
+            "power_effect",
+        )
+    };
+    assert!(
+        tv(&large) > tv(&small) + 0.2,
+        "{} vs {}",
+        tv(&large),
+        tv(&small)
+    );
+    for bad in ["tvv=0.1", "tv=-1"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_annosat"))
+            .args(["compare", "--votes", v, "--a", a, "--b", b, "--effect", bad])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad} accepted");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

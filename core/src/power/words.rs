@@ -22,6 +22,11 @@ pub fn lines(r: &PowerReport) -> Vec<String> {
     for m in r.metrics() {
         out.push(format!("split: {}", budget_line(r, m)));
     }
+    for m in r.metrics() {
+        if let Some(l) = wrong_way_line(r, m) {
+            out.push(format!("wrong way: {l}"));
+        }
+    }
     if let Some(l) = past_file_line(r) {
         out.push(format!("note: {l}"));
     }
@@ -101,6 +106,54 @@ pub fn budget_line(r: &PowerReport, m: PowerMetric) -> String {
         })
         .collect();
     format!("{}: most power per budget: {}", m.label(), parts.join("; "))
+}
+
+/// Share of evaluations at or above which a column's wrong-way findings are said.
+const WRONG_WAY: f64 = 0.2;
+
+/// "total variation: with 1 or 2 votes per item, up to 100% of evaluations find A better — the
+/// opposite of what all the votes show" where a column's evaluations often reject the wrong way.
+pub fn wrong_way_line(r: &PowerReport, m: PowerMetric) -> Option<String> {
+    let worst: Vec<(u32, f64)> = r
+        .columns
+        .iter()
+        .filter_map(|c| {
+            let w = c
+                .cells
+                .iter()
+                .filter(|x| x.metric == m)
+                .map(|x| x.wrong_sign)
+                .fold(0.0, f64::max);
+            (w >= WRONG_WAY).then_some((c.n, w))
+        })
+        .collect();
+    if worst.is_empty() {
+        return None;
+    }
+    let truth = r
+        .reference
+        .diffs
+        .iter()
+        .find(|d| d.0 == m)
+        .map_or(0.0, |d| d.1);
+    let b_better = (truth > 0.0) == m.higher_is_better();
+    let ns: Vec<String> = worst.iter().map(|w| w.0.to_string()).collect();
+    let ns = match ns.len() {
+        1 => ns[0].clone(),
+        _ => format!("{} or {}", ns[..ns.len() - 1].join(", "), ns[ns.len() - 1]),
+    };
+    let most = worst.iter().map(|w| w.1).fold(0.0, f64::max);
+    Some(format!(
+        "{}: with {ns} vote{} per item, up to {:.0}% of evaluations find {} better, the opposite of what {}",
+        m.label(),
+        if ns == "1" { "" } else { "s" },
+        100.0 * most,
+        if b_better { "A" } else { "B" },
+        match r.reference.n {
+            None => "all the votes show".to_string(),
+            Some(n) => format!("{n} votes per item would show"),
+        }
+    ))
 }
 
 /// Where the grid leaves the file: repeated items, extrapolated votes.

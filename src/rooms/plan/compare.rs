@@ -257,6 +257,7 @@ fn CompareResult(r: Arc<Compared>) -> impl IntoView {
             <p class="sentence" id="compare-observed">{words::observed_line(o, r1.report.config.alpha)}</p>
             <p class="sentence" id="compare-reach">{words::reach_line(&r1.report, m)}</p>
             <p class="note" id="compare-splits">{words::budget_line(&r1.report, m)}</p>
+            {words::wrong_way_line(&r1.report, m).map(|l| view! { <p class="sentence warn" id="compare-wrong-way">{l}</p> })}
         })
     };
     let past = words::past_file_line(&r.report);
