@@ -71,7 +71,7 @@ def main():
            f"--b {EXPORT}:soft --n {N} --item-counts {ITEMS}")
     out = [f"Written by `scripts/compare-docs.sh` from this run of `{cmd}` "
            f"({r['config']['resamples']:,} simulated evaluations per cell, seed {r['config']['seed']}):", ""]
-    out += ["```"] + [ln for ln in full["lines"] if ln.startswith(("observed:", "power:"))] + ["```", ""]
+    out += ["```"] + [ln for ln in full["lines"] if ln.startswith(("observed:", "power:", "wrong way:"))] + ["```", ""]
 
     budgets = [b for b in r["budgets"] if b["metric"] == "tv"]
     out += ["Total variation along fixed budgets (each split simulated; 1 and 3 votes per item where "
