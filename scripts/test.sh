@@ -95,6 +95,13 @@ cargo test --locked --profile native -p annosat-core -p annosat-heads -p annosat
   -p annosat-model-worker --features annosat-model-worker/worker
 # The page's request bookkeeping and limits (annosat_app::{requests, limits}), natively.
 cargo test --locked --profile native -p annosat-app --lib
+# The full CLI those tests just built (candle, with the features this test build unifies) serves
+# the later steps: `cargo build -p annosat-trainer` alone resolves other features and would compile
+# candle a second time (5 min on a new machine). A copy, because serve.sh below builds the
+# candle-free CLI into native/annosat.
+full_cli="$CARGO_TARGET_DIR/native/annosat-full"
+cp "$CARGO_TARGET_DIR/native/annosat" "$full_cli"
+export ANNOSAT_CLI="$full_cli" ANNOSAT_BIN="$full_cli"
 
 step "fuzz: seeds and past crashes (cargo test in tests/fuzz), then 20 s of libFuzzer per target (scripts/fuzz.sh 20)"
 cargo test --locked --manifest-path tests/fuzz/Cargo.toml
@@ -117,22 +124,19 @@ step "trunk build --release --public-url ./ (the relocatable site, as scripts/bu
 trunk build --release --public-url ./
 
 step "browser tests (headless Chromium)"
-export ANNOSAT_CLI="$CARGO_TARGET_DIR/native/annosat"
-cargo build --locked --profile native -p annosat-trainer
 (cd tests/browser && node --test --test-reporter=spec explorer.test.mjs upload.test.mjs robustness.test.mjs safety.test.mjs models.test.mjs synth.test.mjs train.test.mjs own.test.mjs site.test.mjs plan.test.mjs plan-tools.test.mjs answer.test.mjs sources.test.mjs annotators.test.mjs multilabel.test.mjs multilabel-train.test.mjs ratings.test.mjs compare.test.mjs)
 
 step "scripts/serve.sh stays put: one page load, no rebuild, idle CPU over 90 s (tests/browser/serve.test.mjs)"
 (cd tests/browser && node --test --test-reporter=spec serve.test.mjs)
 
 step "a real Slurm cluster on this machine: 4 sweep shards as an array job, one requeued mid-way, the merge after afterok equal to one process (scripts/slurm-test.sh)"
-# (it builds the full CLI itself: serve.test above built the candle-free one into the same path)
+# (on the full CLI in ANNOSAT_BIN: serve.test above built the candle-free one into native/annosat)
 bash scripts/slurm-test.sh
 
 step "the GPU fine-tune script on CPU, tiny grid (scripts/gpu/finetune.sh --tiny): an export with verdicts"
-cargo build --locked --profile native -p annosat-trainer
 tiny=$(mktemp -d)
 bash scripts/gpu/finetune.sh --tiny "$tiny"
-"$CARGO_TARGET_DIR/native/annosat" verdicts --export "$tiny/models/chaosnli_snli_finetune" \
+"$full_cli" verdicts --export "$tiny/models/chaosnli_snli_finetune" \
   --votes "${ANNOSAT_DATA:-$root/../shared/data}/chaosnli_snli/votes.csv" --verify >/dev/null
 rm -rf "$tiny"
 

@@ -79,29 +79,14 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..nc, 0.0..nr)
         .map_err(err)?;
-    let cols_c = cols.clone();
-    let rows_c = rows.clone();
+    let (x_tick, y_tick) = (tick(cols.clone()), tick(rows.clone()));
     chart
         .configure_mesh()
         .disable_mesh()
         .x_labels(cols.len() * 2 + 1)
         .y_labels(rows.len() * 2 + 1)
-        .x_label_formatter(&move |x| {
-            let i = (*x - 0.5).round();
-            if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cols_c.len() {
-                cols_c[i as usize].to_string()
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&move |y| {
-            let i = (*y - 0.5).round();
-            if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < rows_c.len() {
-                rows_c[i as usize].to_string()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&x_tick)
+        .y_label_formatter(&y_tick)
         .x_desc("votes per item N")
         .y_desc("items I")
         .draw()
@@ -188,6 +173,19 @@ pub fn draw<DB: DrawingBackend>(
     }
     root.present().map_err(err)?;
     Ok(())
+}
+
+/// A tick formatter for a grid of cells: a cell's label at its centre (k + 0.5), nothing on the
+/// half-steps the mesh also asks for.
+fn tick<T: ToString>(labels: Vec<T>) -> impl Fn(&f64) -> String {
+    move |v| {
+        let i = (*v - 0.5).round();
+        if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+            labels[i as usize].to_string()
+        } else {
+            String::new()
+        }
+    }
 }
 
 #[cfg(test)]

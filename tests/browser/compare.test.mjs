@@ -22,7 +22,10 @@ function cliCompare(votes, a, b) {
     ['compare', '--votes', votes, '--a', a, '--b', b, '--seed', '42'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = (p) => r.stderr.split('\n').filter((l) => l.startsWith(p)).map((l) => l.slice(p.length));
-  return { csv: r.stdout, observed: lines('observed: '), power: lines('power: '), split: lines('split: ') };
+  return {
+    csv: r.stdout, observed: lines('observed: '), power: lines('power: '), split: lines('split: '),
+    wrong: lines('wrong way: '),
+  };
 }
 
 /** Waits for the comparison to finish and its result to show. */
@@ -60,6 +63,9 @@ test('two arms of the bundled export: the CLI\'s CSV and sentences, the heat map
   assert.equal((await page.locator('#compare-observed').textContent()).trim(), cli.observed.find(tv));
   assert.equal((await page.locator('#compare-reach').textContent()).trim(), cli.power.find(tv));
   assert.equal((await page.locator('#compare-splits').textContent()).trim(), cli.split.find(tv));
+  // One vote per item finds the opposite for total variation: said as the CLI says it.
+  assert.ok(cli.wrong.find(tv), 'the CLI says where total variation goes the wrong way');
+  assert.equal((await page.locator('#compare-wrong-way').textContent()).trim(), cli.wrong.find(tv));
   await card.screenshot({ path: path.join(shots, 'compare-tv-1280.png') });
   assert.ok(await tinted(page) > 2000, 'the heat map has cells with power');
   // Another metric: its sentences, the URL.

@@ -185,23 +185,13 @@ fn power_rises_with_the_effect_and_the_items() {
         let (t, a, b) = population(600, 20, Some(eps), 11);
         let col = column_of((&t, &a, &b), &cfg, 10);
         for m in [PowerMetric::Kl, PowerMetric::Js, PowerMetric::Tv] {
-            let p: Vec<f64> = col
-                .cells
-                .iter()
-                .filter(|c| c.metric == m)
-                .map(|c| c.power)
-                .collect();
+            let p = powers(&col, m);
             assert!(
                 p[0] <= p[1] + 0.05 && p[1] <= p[2] + 0.05,
                 "{m:?} ε={eps}: {p:?}"
             );
             if let Some(q) = &prev {
-                let before: Vec<f64> = q
-                    .cells
-                    .iter()
-                    .filter(|c| c.metric == m)
-                    .map(|c| c.power)
-                    .collect();
+                let before = powers(q, m);
                 assert!(
                     p[1] + 0.05 >= before[1],
                     "{m:?} ε={eps}: {p:?} after {before:?}"
@@ -356,4 +346,13 @@ fn a_report_with_undefined_values_survives_json() {
     assert!(ec.diff.is_nan());
     let back: PowerReport = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
     assert_eq!(back.to_csv(), r.to_csv());
+}
+
+/// One metric's powers down a column, in the column's item order.
+fn powers(col: &Column, m: PowerMetric) -> Vec<f64> {
+    col.cells
+        .iter()
+        .filter(|c| c.metric == m)
+        .map(|c| c.power)
+        .collect()
 }
