@@ -74,7 +74,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 15))
         .margin(10)
-        .margin_right(70)
+        .margin_right(85)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..nc, 0.0..nr)
@@ -137,7 +137,14 @@ pub fn draw<DB: DrawingBackend>(
         if pts.len() < 2 {
             continue;
         }
-        let end = pts[pts.len() - 1];
+        // A line that reaches the last column runs on to the plot's edge and is labelled in the
+        // right margin, off the cells; one that leaves the grid earlier is labelled where it ends.
+        let mut pts = pts;
+        let mut end = pts[pts.len() - 1];
+        if end.0 > nc - 1.0 {
+            end = (nc, end.1);
+            pts.push(end);
+        }
         chart
             .draw_series(std::iter::once(PathElement::new(pts, line.stroke_width(2))))
             .map_err(err)?;
