@@ -27,12 +27,7 @@ pub fn budget_lines(cfg: &PowerConfig) -> Vec<u64> {
 
 /// Power at `items` in one N's column, linear in log items between its rows (`None` outside).
 pub fn power_at(col: &Column, m: PowerMetric, items: f64) -> Option<f64> {
-    let pts: Vec<(f64, f64)> = col
-        .cells
-        .iter()
-        .filter(|c| c.metric == m)
-        .map(|c| (c.items as f64, c.power))
-        .collect();
+    let pts = items_power(col, m);
     let first = pts.first()?;
     if items < first.0 || items > pts.last()?.0 {
         return None;
@@ -69,12 +64,7 @@ pub fn reach_power(columns: &[Column], m: PowerMetric, target: f64) -> Option<Bu
     columns
         .iter()
         .filter_map(|c| {
-            let pts: Vec<(f64, f64)> = c
-                .cells
-                .iter()
-                .filter(|x| x.metric == m)
-                .map(|x| (x.items as f64, x.power))
-                .collect();
+            let pts = items_power(c, m);
             if pts.first()?.1 >= target {
                 let i = pts[0].0;
                 return Some((i, c.n, pts[0].1));
@@ -130,4 +120,13 @@ impl PowerReport {
             reach,
         }
     }
+}
+
+/// One metric's (items, power) down a column, in the column's item order.
+fn items_power(col: &Column, m: PowerMetric) -> Vec<(f64, f64)> {
+    col.cells
+        .iter()
+        .filter(|c| c.metric == m)
+        .map(|c| (c.items as f64, c.power))
+        .collect()
 }
